@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# The OPP library as an out-of-tree module. Kbuild lists the objects; this
+# file only drives the builds and the QEMU harness.
+#
+#   make check            build everything, boot the debug guest, run the tests
+#   make run              boot the guest with the library and the demo
+#   make shell            the same, with an interactive guest shell
+#   make modules KDIR=... build against another kernel tree (e.g. a board's)
+#
+# KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
+# config (debug or bench). Kernel builds live in OPP_CACHE, never here.
+
+KVER ?= 6.1
+FLAVOUR ?= debug
+OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
+export KVER FLAVOUR OPP_CACHE
+
+ifeq ($(KDIR),)
+KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
+KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+KERNEL_DEP := kernel
+endif
+
+all: modules
+
+deps:
+	@scripts/deps.sh
+
+kernel: deps
+	@scripts/build-kernel.sh >/dev/null
+
+modules: $(KERNEL_DEP)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) W=1 modules
+
+check:
+	@scripts/check.sh
+
+run:
+	@scripts/run.sh $(if $(INTERACTIVE),--mode shell,--mode demo)
+
+shell:
+	@scripts/run.sh --mode shell
+
+clean:
+	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
+		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
+
+.PHONY: all deps kernel modules check run shell clean

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Operating Performance Points (OPP) library: the API for its callers.
+ *
+ * An OPP is a {frequency, voltage} pair at which a device (one clock and
+ * voltage domain) may run, plus whether it may be used right now. The
+ * library keeps one table per device, sorted by frequency. Lookups take
+ * no lock but RCU and work in any context; updates sleep.
+ *
+ * See Documentation/opp.rst for the usage patterns.
+ */
+#ifndef _OPP_LIBRARY_H
+#define _OPP_LIBRARY_H
+
+#include <linux/err.h>
+#include <linux/types.h>
+
+struct device;
+struct cpufreq_frequency_table;
+
+/*
+ * Opaque: a pointer to it is only valid inside the rcu_read_lock() section
+ * in which a search returned it, and only the accessors may read it.
+ */
+struct opp;
+
+/* Updaters: may sleep; never call them under rcu_read_lock(). */
+int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt);
+int opp_enable(struct device *dev, unsigned long freq);
+int opp_disable(struct device *dev, unsigned long freq);
+int opp_remove(struct device *dev, unsigned long freq);
+int opp_remove_table(struct device *dev);
+
+/* Searches and accessors: the caller holds rcu_read_lock(). */
+struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
+				bool available);
+struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq);
+struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq);
+unsigned long opp_get_voltage(struct opp *opp);
+unsigned long opp_get_freq(struct opp *opp);
+int opp_get_opp_count(struct device *dev);
+
+/* cpufreq glue: may sleep. */
+int opp_init_cpufreq_table(struct device *dev,
+			   struct cpufreq_frequency_table **table);
+void opp_free_cpufreq_table(struct device *dev,
+			    struct cpufreq_frequency_table **table);
+
+#endif /* _OPP_LIBRARY_H */

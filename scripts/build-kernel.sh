@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Unpack Debian's linux-source tree into the cache and build it for the
+# QEMU vexpress-a9 guest: vexpress_defconfig + configs/arm.config +
+# configs/$FLAVOUR.config. One build directory per version and flavour;
+# it is rebuilt (incrementally) only when the key of its inputs changes.
+# Prints the build directory on stdout.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+src=$(kernel_src)
+key=$(kernel_key)
+build=$(kernel_build)
+pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
+
+if [ ! -f "$src/.opp-unpacked-$pkgver" ]; then
+	log "unpacking linux-source-$KVER ($pkgver)"
+	rm -rf "$src"
+	mkdir -p "$OPP_CACHE/src"
+	tar -C "$OPP_CACHE/src" -xf "/usr/src/linux-source-$KVER.tar.xz"
+	touch "$src/.opp-unpacked-$pkgver"
+fi
+
+if [ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
+   [ -f "$build/arch/arm/boot/zImage" ]; then
+	log "kernel $key: cached"
+	echo "$build"
+	exit 0
+fi
+
+mkdir -p "$build"
+rm -f "$build/.opp-key"
+kmake() { make -C "$src" O="$build" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+
+log "configuring $key"
+kmake -s vexpress_defconfig >/dev/null
+"$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
+	"$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config" >/dev/null
+kmake -s olddefconfig >/dev/null
+
+# merge_config only warns when Kconfig drops an option (a missing
+# dependency, a renamed symbol): make that fatal.
+bad=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*) want=$line; sym=${line%%=*} ;;
+	"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want="# $sym is not set" ;;
+	*) continue ;;
+	esac
+	# an option that is off may also be absent (its dependencies are off)
+	if ! grep -qxF "$want" "$build/.config" &&
+	   { [ "${want:0:1}" != "#" ] || grep -q "^$sym=" "$build/.config"; }; then
+		got=$(grep -E "^$sym=|^# $sym is not set" "$build/.config" || echo "absent")
+		printf 'config: wanted "%s", got "%s"\n' "$want" "$got" >&2
+		bad=1
+	fi
+done < <(cat "$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config")
+[ $bad -eq 0 ] || die "the kernel config did not take the fragments above"
+
+log "building $key with -j$JOBS (log: $build/build.log)"
+start=$(date +%s)
+kmake -j"$JOBS" zImage dtbs modules >"$build/build.log" 2>&1 &
+pid=$!
+while kill -0 "$pid" 2>/dev/null; do
+	sleep 30
+	n=$(grep -c '^  CC ' "$build/build.log" || true)
+	log "  ... $n files compiled, $(($(date +%s) - start)) s"
+done
+if ! wait "$pid"; then
+	tail -n 40 "$build/build.log" >&2
+	die "kernel build failed"
+fi
+echo "$key" >"$build/.opp-key"
+log "kernel $key built in $(($(date +%s) - start)) s"
+echo "$build"

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: install what is missing, build the debug kernel (cached) and
+# the modules, boot the guest to run the KUnit suites, judge the run, then
+# prove the judge can fail: two canary boots that must be judged failed.
+# Ends with "N passed, N failed" over all of it; exits non-zero on failure.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+t0=$(date +%s)
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/build-kernel.sh" >/dev/null
+log "building the modules"
+make -s -C "$TOP" modules >/dev/null
+
+runs=$OPP_CACHE/runs
+passed=0
+failed=0
+
+# tally LABEL VERDICT-OUTPUT: add a verdict's closing line to the totals.
+tally() {
+	local line p f
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' <<<"$2" | tail -n 1)
+	p=${line%% passed*}
+	f=${line#*passed, }
+	f=${f%% failed*}
+	passed=$((passed + ${p:-0}))
+	failed=$((failed + ${f:-1}))
+}
+
+# expect NAME COND: one harness self-check.
+expect() {
+	if [ "$2" = yes ]; then
+		passed=$((passed + 1))
+		echo "ok    self-check: $1"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  self-check: $1"
+	fi
+}
+
+log "main run: KUnit suites on the debug kernel"
+rm -rf "$runs/check"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --tests "opp_test"
+out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
+echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+tally main "$out"
+
+log "harness self-check: a failing case must fail the verdict"
+rm -rf "$runs/canary-fail"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-fail" \
+	--tests "opp_canary" --timeout 120
+if out=$("$TOP/scripts/verdict.sh" "$runs/canary-fail"); then ok=no; else ok=yes; fi
+grep -q 'FAIL  opp_harness_canary.opp_canary_wrong_ceil' <<<"$out" || ok=no
+expect "a failed KUnit case fails the verdict" $ok
+
+log "harness self-check: a kernel warning must fail the verdict"
+rm -rf "$runs/canary-warn"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-warn" \
+	--tests "opp_canary" --test-args "warn=1" --timeout 120
+if out=$("$TOP/scripts/verdict.sh" "$runs/canary-warn"); then ok=no; else ok=yes; fi
+grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
+expect "a kernel WARNING fails the verdict" $ok
+
+log "make check took $(($(date +%s) - t0)) s"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Install the host packages the harness needs, when they are missing.
+# Needs root only when something is missing.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
+      gcc-arm-linux-gnueabihf qemu-system-arm device-tree-compiler sparse
+      shellcheck "linux-source-$KVER")
+[ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+
+need_busybox=0
+[ -x "$OPP_CACHE/busybox/bin/busybox" ] || need_busybox=1
+
+if [ ${#missing[@]} -eq 0 ] && [ $need_busybox -eq 0 ]; then
+	exit 0
+fi
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+
+if [ $need_busybox -eq 1 ] &&
+   ! dpkg --print-foreign-architectures | grep -qx armhf; then
+	$SUDO dpkg --add-architecture armhf
+fi
+[ $need_busybox -eq 1 ] && missing_bb=busybox-static:armhf || missing_bb=
+log "installing: ${missing[*]} $missing_bb"
+$SUDO apt-get update -q >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+	$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ $need_busybox -eq 1 ]; then
+	tmp=$(mktemp -d)
+	chmod 755 "$tmp" # apt downloads as _apt
+	trap 'rm -rf "$tmp"' EXIT
+	(cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null)
+	mkdir -p "$OPP_CACHE"
+	rm -rf "$OPP_CACHE/busybox"
+	dpkg -x "$tmp"/busybox-static_*_armhf.deb "$tmp/x"
+	mkdir -p "$OPP_CACHE/busybox/bin"
+	cp "$tmp/x/bin/busybox" "$OPP_CACHE/busybox/bin/busybox"
+	log "busybox (armhf) in $OPP_CACHE/busybox"
+fi

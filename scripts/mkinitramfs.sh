@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest's initramfs: busybox, initramfs/init and every module of
+# this tree, packed by the kernel's own gen_init_cpio.
+# Usage: mkinitramfs.sh OUTPUT.cpio.gz
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+out=${1:?usage: mkinitramfs.sh OUTPUT.cpio.gz}
+busybox=$OPP_CACHE/busybox/bin/busybox
+[ -x "$busybox" ] || die "no armhf busybox in $OPP_CACHE (run scripts/deps.sh)"
+
+gen=$OPP_CACHE/bin/gen_init_cpio
+src=$(kernel_src)/usr/gen_init_cpio.c
+if [ ! -x "$gen" ] || [ "$src" -nt "$gen" ]; then
+	mkdir -p "$OPP_CACHE/bin"
+	cc -O2 -o "$gen" "$src"
+fi
+
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
+	"$TOP/initramfs/files.list" >"$list"
+mapfile -t mods < <(find "$TOP" -name '*.ko' -not -path '*/.git/*' | sort)
+[ ${#mods[@]} -gt 0 ] || die "no module built (run make modules)"
+for m in "${mods[@]}"; do
+	echo "file /lib/modules/opp/$(basename "$m") $m 644 0 0" >>"$list"
+done
+"$gen" "$list" | gzip -1 >"$out"

@@ -1,0 +1,707 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the OPP library's exports: the usage patterns of the
+ * 2.6.37 documentation, ordering, availability, the cpufreq table, the
+ * duplicate-add rule, removal and the device reference.
+ *
+ * Every test gets two fresh devices (never registered with the driver
+ * core: the library only needs their identity and their reference count);
+ * the exit hook removes whatever table a test left and drops the devices.
+ */
+
+#include <kunit/test.h>
+#include <linux/cpufreq.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "../opp.h"
+
+#define MHZ 1000000UL
+
+struct opp_test_point {
+	unsigned long freq;
+	unsigned long u_volt;
+};
+
+/* A CPU domain as an OMAP3-era board registered it, deliberately shuffled. */
+static const struct opp_test_point cpu_opps[] = {
+	{ 600 * MHZ, 1200000 },
+	{ 125 * MHZ,  975000 },
+	{ 550 * MHZ, 1270000 },
+	{ 250 * MHZ, 1075000 },
+	{ 500 * MHZ, 1200000 },
+};
+
+static const unsigned long cpu_rates_sorted[] = {
+	125 * MHZ, 250 * MHZ, 500 * MHZ, 550 * MHZ, 600 * MHZ,
+};
+
+struct opp_test_dev {
+	struct device dev;
+	atomic_t *released;
+};
+
+struct opp_test_ctx {
+	struct device *dev;
+	struct device *other;
+	atomic_t released;
+};
+
+static void opp_test_dev_release(struct device *dev)
+{
+	struct opp_test_dev *td = container_of(dev, struct opp_test_dev, dev);
+
+	atomic_inc(td->released);
+	kfree(td);
+}
+
+static struct device *opp_test_dev_new(struct kunit *test, const char *name,
+				       atomic_t *released)
+{
+	struct opp_test_dev *td = kzalloc(sizeof(*td), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, td);
+	device_initialize(&td->dev);
+	td->dev.release = opp_test_dev_release;
+	td->released = released;
+	KUNIT_ASSERT_EQ(test, dev_set_name(&td->dev, "%s", name), 0);
+	return &td->dev;
+}
+
+static int opp_test_init(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	atomic_set(&ctx->released, 0);
+	ctx->dev = opp_test_dev_new(test, "opp-test-a", &ctx->released);
+	ctx->other = opp_test_dev_new(test, "opp-test-b", &ctx->released);
+	test->priv = ctx;
+	return 0;
+}
+
+static void opp_test_exit(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_remove_table(ctx->dev);
+	opp_remove_table(ctx->other);
+	put_device(ctx->dev);
+	put_device(ctx->other);
+}
+
+static void opp_test_add_cpu(struct kunit *test, struct device *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
+		KUNIT_ASSERT_EQ(test, opp_add(dev, cpu_opps[i].freq,
+					      cpu_opps[i].u_volt), 0);
+}
+
+static unsigned long opp_test_volt_of(unsigned long freq)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
+		if (cpu_opps[i].freq == freq)
+			return cpu_opps[i].u_volt;
+	return 0;
+}
+
+/* The documented walk: ceil from 0, one past each OPP found. */
+static unsigned int opp_test_ceil_walk(struct device *dev, unsigned long *rates,
+				       unsigned int max)
+{
+	unsigned long freq = 0;
+	unsigned int n = 0;
+	struct opp *opp;
+
+	rcu_read_lock();
+	while (n < max && !IS_ERR(opp = opp_find_freq_ceil(dev, &freq))) {
+		rates[n++] = opp_get_freq(opp);
+		freq++;
+	}
+	rcu_read_unlock();
+	return n;
+}
+
+static int opp_test_count(struct device *dev)
+{
+	int count;
+
+	rcu_read_lock();
+	count = opp_get_opp_count(dev);
+	rcu_read_unlock();
+	return count;
+}
+
+static void opp_test_ceil_walk_is_sorted(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long rates[8];
+	unsigned int i, n;
+
+	opp_test_add_cpu(test, ctx->dev);
+	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(cpu_rates_sorted));
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, rates[i], cpu_rates_sorted[i]);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+}
+
+static void opp_test_voltage_follows_frequency(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq = 0;
+	struct opp *opp;
+	unsigned int n = 0;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	while (!IS_ERR(opp = opp_find_freq_ceil(ctx->dev, &freq))) {
+		KUNIT_EXPECT_EQ(test, opp_get_freq(opp), freq);
+		KUNIT_EXPECT_EQ(test, opp_get_voltage(opp),
+				opp_test_volt_of(freq));
+		freq++;
+		n++;
+	}
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, n, 5U);
+}
+
+static void opp_test_floor_from_ulong_max(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq = ULONG_MAX;
+	struct opp *opp;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	opp = opp_find_freq_floor(ctx->dev, &freq);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
+	KUNIT_EXPECT_EQ(test, freq, 600 * MHZ);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1200000UL);
+	rcu_read_unlock();
+}
+
+static void opp_test_ceil_floor_between_points(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq;
+	struct opp *opp;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	freq = 300 * MHZ;
+	opp = opp_find_freq_ceil(ctx->dev, &freq);
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 500 * MHZ);
+	KUNIT_EXPECT_EQ(test, freq, 500 * MHZ);
+
+	freq = 300 * MHZ;
+	opp = opp_find_freq_floor(ctx->dev, &freq);
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, freq, 250 * MHZ);
+
+	/* An exact hit is its own ceil and floor. */
+	freq = 550 * MHZ;
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
+			550 * MHZ);
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
+			550 * MHZ);
+	rcu_read_unlock();
+}
+
+static void opp_test_search_out_of_range(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	freq = 600 * MHZ + 1;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, freq, 600 * MHZ + 1);
+
+	freq = 125 * MHZ - 1;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, freq, 125 * MHZ - 1);
+
+	freq = 0;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	freq = ULONG_MAX;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 300 * MHZ, true),
+			    ERR_PTR(-ERANGE));
+	rcu_read_unlock();
+}
+
+static void opp_test_exact_by_availability(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct opp *opp;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, true);
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1075000UL);
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 250 * MHZ, false),
+			    ERR_PTR(-ERANGE));
+	rcu_read_unlock();
+
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 250 * MHZ, true),
+			    ERR_PTR(-ERANGE));
+	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, false);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(opp));
+	/* The accessors report nothing for a disabled OPP. */
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 0UL);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 0UL);
+	rcu_read_unlock();
+}
+
+static void opp_test_disabled_is_skipped(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long rates[8], freq;
+	unsigned int n;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
+
+	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	KUNIT_ASSERT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, rates[1], 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, rates[2], 550 * MHZ);
+
+	rcu_read_lock();
+	freq = 500 * MHZ;
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
+			550 * MHZ);
+	freq = 500 * MHZ;
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
+			250 * MHZ);
+	rcu_read_unlock();
+
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	KUNIT_EXPECT_EQ(test, n, 5U);
+}
+
+/* All disabled: count 0, every search fails, the table stays. */
+static void opp_test_all_disabled(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq;
+	unsigned int i;
+
+	opp_test_add_cpu(test, ctx->dev);
+	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
+		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, cpu_opps[i].freq), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 0);
+	rcu_read_lock();
+	freq = 0;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	freq = ULONG_MAX;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
+			    ERR_PTR(-ERANGE));
+	rcu_read_unlock();
+}
+
+/*
+ * The thermal flow of the 2.6.37 documentation: check the OPP is there and
+ * available, disable it, and later find it among the disabled to enable it.
+ */
+static void opp_test_thermal_flow(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq = ULONG_MAX;
+	struct opp *opp;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	opp = opp_find_freq_exact(ctx->dev, 600 * MHZ, true);
+	rcu_read_unlock();
+	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * MHZ), 0);
+
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
+			550 * MHZ);
+	opp = opp_find_freq_exact(ctx->dev, 600 * MHZ, false);
+	rcu_read_unlock();
+	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 600 * MHZ), 0);
+
+	freq = ULONG_MAX;
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
+			600 * MHZ);
+	rcu_read_unlock();
+}
+
+static void opp_test_enable_disable_idempotent(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+}
+
+static void opp_test_duplicate_identical(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_add_cpu(test, ctx->dev);
+	/* A re-probing driver registers the very same table again. */
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+}
+
+static void opp_test_duplicate_conflicting(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct opp *opp;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1100000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	rcu_read_lock();
+	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, true);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1075000UL);
+	rcu_read_unlock();
+
+	/* Re-adding a disabled OPP must not silently enable it. */
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1075000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
+	rcu_read_lock();
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp_find_freq_exact(ctx->dev, 250 * MHZ,
+							    false)));
+	rcu_read_unlock();
+}
+
+static void opp_test_devices_are_independent(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq = ULONG_MAX;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * MHZ, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 400 * MHZ, 1000000), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->other, 400 * MHZ), 0);
+
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->other), 1);
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->other, &freq)),
+			200 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 200 * MHZ, true),
+			    ERR_PTR(-ERANGE));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * MHZ), -ENODEV);
+}
+
+static void opp_test_remove(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long rates[8];
+	unsigned int i, n;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 123), -ENODEV);
+	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	KUNIT_ASSERT_EQ(test, n, 4U);
+	KUNIT_EXPECT_EQ(test, rates[3], 600 * MHZ);
+
+	/* Removing the last OPP removes the table. */
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, rates[i]), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), -ENODEV);
+
+	/* And the device can get a new one. */
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 100 * MHZ, 900000), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 1);
+}
+
+/* The library pins the device while it has a table for it, and no longer. */
+static void opp_test_device_reference(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
+	atomic_t released = ATOMIC_INIT(0);
+	struct device *dev;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs + 1);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
+
+	/* Dropped by its owner first: released with the table, not before. */
+	dev = opp_test_dev_new(test, "opp-test-c", &released);
+	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * MHZ, 900000), 0);
+	put_device(dev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(dev, 100 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
+}
+
+static void opp_test_cpufreq_table(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+	static const unsigned int khz[] = { 125000, 250000, 550000, 600000 };
+	unsigned int i;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft);
+	for (i = 0; i < ARRAY_SIZE(khz); i++) {
+		KUNIT_EXPECT_EQ(test, ft[i].frequency, khz[i]);
+		KUNIT_EXPECT_EQ(test, ft[i].driver_data, i);
+	}
+	KUNIT_EXPECT_EQ(test, ft[i].frequency, CPUFREQ_TABLE_END);
+	opp_free_cpufreq_table(ctx->dev, &ft);
+	KUNIT_EXPECT_NULL(test, ft);
+}
+
+static void opp_test_cpufreq_table_errors(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(NULL, &ft), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ERR_PTR(-ENOENT), &ft),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), -ENODEV);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 100 * MHZ, 900000), 0);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, NULL), -EINVAL);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 100 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), -ENODATA);
+	KUNIT_EXPECT_NULL(test, ft);
+	/* Freeing nothing is harmless. */
+	opp_free_cpufreq_table(ctx->dev, &ft);
+	opp_free_cpufreq_table(ctx->dev, NULL);
+}
+
+/* Every export but opp_add() gives @err for @dev and changes nothing. */
+static void opp_test_expect_all(struct kunit *test, struct device *dev, int err)
+{
+	struct cpufreq_frequency_table *ft = NULL;
+	unsigned long freq;
+
+	KUNIT_EXPECT_EQ(test, opp_enable(dev, 100 * MHZ), err);
+	KUNIT_EXPECT_EQ(test, opp_disable(dev, 100 * MHZ), err);
+	KUNIT_EXPECT_EQ(test, opp_remove(dev, 100 * MHZ), err);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), err);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(dev, &ft), err);
+	KUNIT_EXPECT_NULL(test, ft);
+
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(dev, 100 * MHZ, true),
+			    ERR_PTR(err));
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(dev, 100 * MHZ, false),
+			    ERR_PTR(err));
+	freq = 100 * MHZ;
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(dev, &freq), ERR_PTR(err));
+	KUNIT_EXPECT_EQ(test, freq, 100 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(dev, &freq), ERR_PTR(err));
+	KUNIT_EXPECT_EQ(test, freq, 100 * MHZ);
+	KUNIT_EXPECT_EQ(test, opp_get_opp_count(dev), err);
+	rcu_read_unlock();
+}
+
+static void opp_test_bad_device(struct kunit *test)
+{
+	struct device *bad[] = { NULL, ERR_PTR(-EPROBE_DEFER), ERR_PTR(-ENOMEM) };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ(test, opp_add(bad[i], 100 * MHZ, 900000), -EINVAL);
+		opp_test_expect_all(test, bad[i], -EINVAL);
+	}
+}
+
+static void opp_test_no_table(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_expect_all(test, ctx->dev, -ENODEV);
+}
+
+static void opp_test_removed_table(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
+	opp_test_expect_all(test, ctx->dev, -ENODEV);
+}
+
+static void opp_test_null_freq_pointer(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_add_cpu(test, ctx->dev);
+	rcu_read_lock();
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, NULL),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, NULL),
+			    ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(NULL, NULL),
+			    ERR_PTR(-EINVAL));
+	rcu_read_unlock();
+}
+
+static void opp_test_missing_frequency(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long rates[8];
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 300 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 300 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 0), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, ULONG_MAX), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 300 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_ceil_walk(ctx->dev, rates,
+						 ARRAY_SIZE(rates)), 5U);
+}
+
+static void opp_test_zero_frequency(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 0, 900000), -EINVAL);
+	/* Rejected before anything was made: still no table. */
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 0, 900000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+}
+
+static void opp_test_ulong_max_frequency(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	unsigned long freq = ULONG_MAX;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
+	rcu_read_lock();
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
+			ULONG_MAX);
+	freq = 600 * MHZ + 1;
+	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
+			ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp_find_freq_exact(ctx->dev,
+								  ULONG_MAX,
+								  true)),
+			1400000UL);
+	rcu_read_unlock();
+}
+
+static void opp_test_accessors_on_bad_opp(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, opp_get_freq(NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(NULL), 0UL);
+	KUNIT_EXPECT_EQ(test, opp_get_freq(ERR_PTR(-ERANGE)), 0UL);
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(ERR_PTR(-ENODEV)), 0UL);
+}
+
+static struct kunit_case opp_search_cases[] = {
+	KUNIT_CASE(opp_test_ceil_walk_is_sorted),
+	KUNIT_CASE(opp_test_voltage_follows_frequency),
+	KUNIT_CASE(opp_test_floor_from_ulong_max),
+	KUNIT_CASE(opp_test_ceil_floor_between_points),
+	KUNIT_CASE(opp_test_search_out_of_range),
+	KUNIT_CASE(opp_test_exact_by_availability),
+	{}
+};
+
+static struct kunit_suite opp_search_suite = {
+	.name = "opp_search",
+	.init = opp_test_init,
+	.exit = opp_test_exit,
+	.test_cases = opp_search_cases,
+};
+
+static struct kunit_case opp_update_cases[] = {
+	KUNIT_CASE(opp_test_disabled_is_skipped),
+	KUNIT_CASE(opp_test_all_disabled),
+	KUNIT_CASE(opp_test_thermal_flow),
+	KUNIT_CASE(opp_test_enable_disable_idempotent),
+	KUNIT_CASE(opp_test_duplicate_identical),
+	KUNIT_CASE(opp_test_duplicate_conflicting),
+	KUNIT_CASE(opp_test_devices_are_independent),
+	KUNIT_CASE(opp_test_remove),
+	KUNIT_CASE(opp_test_device_reference),
+	{}
+};
+
+static struct kunit_suite opp_update_suite = {
+	.name = "opp_update",
+	.init = opp_test_init,
+	.exit = opp_test_exit,
+	.test_cases = opp_update_cases,
+};
+
+static struct kunit_case opp_errors_cases[] = {
+	KUNIT_CASE(opp_test_bad_device),
+	KUNIT_CASE(opp_test_no_table),
+	KUNIT_CASE(opp_test_removed_table),
+	KUNIT_CASE(opp_test_null_freq_pointer),
+	KUNIT_CASE(opp_test_missing_frequency),
+	KUNIT_CASE(opp_test_zero_frequency),
+	KUNIT_CASE(opp_test_ulong_max_frequency),
+	KUNIT_CASE(opp_test_accessors_on_bad_opp),
+	{}
+};
+
+static struct kunit_suite opp_errors_suite = {
+	.name = "opp_errors",
+	.init = opp_test_init,
+	.exit = opp_test_exit,
+	.test_cases = opp_errors_cases,
+};
+
+static struct kunit_case opp_cpufreq_cases[] = {
+	KUNIT_CASE(opp_test_cpufreq_table),
+	KUNIT_CASE(opp_test_cpufreq_table_errors),
+	{}
+};
+
+static struct kunit_suite opp_cpufreq_suite = {
+	.name = "opp_cpufreq",
+	.init = opp_test_init,
+	.exit = opp_test_exit,
+	.test_cases = opp_cpufreq_cases,
+};
+
+kunit_test_suites(&opp_search_suite, &opp_update_suite, &opp_errors_suite,
+		  &opp_cpufreq_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the OPP library");
+MODULE_LICENSE("GPL");
