@@ -17,6 +17,7 @@
 
 struct device;
 struct cpufreq_frequency_table;
+struct notifier_block;
 
 /*
  * Opaque: a pointer to it is only valid inside the rcu_read_lock() section
@@ -24,12 +25,45 @@ struct cpufreq_frequency_table;
  */
 struct opp;
 
+/**
+ * struct opp_info - an OPP's values, copied out of its table
+ * @rate:	frequency in Hz
+ * @u_volt:	voltage in microvolts
+ * @available:	whether searches may return it
+ */
+struct opp_info {
+	unsigned long rate;
+	unsigned long u_volt;
+	bool available;
+};
+
+/**
+ * enum opp_event - what changed, for the notifiers of a device's table
+ * @OPP_EVENT_ADD:	an OPP was added
+ * @OPP_EVENT_ENABLE:	a disabled OPP was enabled
+ * @OPP_EVENT_DISABLE:	an available OPP was disabled
+ * @OPP_EVENT_REMOVE:	an OPP was removed (also for each OPP of a removed
+ *			table)
+ *
+ * A notifier is called after the change is visible to searches, with a
+ * &struct opp_info of the OPP concerned (valid during the call only).
+ */
+enum opp_event {
+	OPP_EVENT_ADD,
+	OPP_EVENT_ENABLE,
+	OPP_EVENT_DISABLE,
+	OPP_EVENT_REMOVE,
+};
+
 /* Updaters: may sleep; never call them under rcu_read_lock(). */
 int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt);
 int opp_enable(struct device *dev, unsigned long freq);
 int opp_disable(struct device *dev, unsigned long freq);
 int opp_remove(struct device *dev, unsigned long freq);
 int opp_remove_table(struct device *dev);
+int opp_of_add_table(struct device *dev);
+int opp_register_notifier(struct device *dev, struct notifier_block *nb);
+int opp_unregister_notifier(struct device *dev, struct notifier_block *nb);
 
 /* Searches and accessors: the caller holds rcu_read_lock(). */
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
@@ -40,7 +74,15 @@ unsigned long opp_get_voltage(struct opp *opp);
 unsigned long opp_get_freq(struct opp *opp);
 int opp_get_opp_count(struct device *dev);
 
-/* cpufreq glue: may sleep. */
+/* Copy-out lookups: any context, no rcu_read_lock() needed. */
+int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,
+		     struct opp_info *info);
+int opp_lookup_ceil(struct device *dev, unsigned long freq,
+		    struct opp_info *info);
+int opp_lookup_floor(struct device *dev, unsigned long freq,
+		     struct opp_info *info);
+
+/* cpufreq glue: may sleep (allocates), takes no lock. */
 int opp_init_cpufreq_table(struct device *dev,
 			   struct cpufreq_frequency_table **table);
 void opp_free_cpufreq_table(struct device *dev,

@@ -9,6 +9,11 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
+# One kernel build at a time on this machine, whoever asks for it.
+mkdir -p "$OPP_CACHE"
+exec 9>"$OPP_CACHE/build.lock"
+flock 9
+
 src=$(kernel_src)
 key=$(kernel_key)
 build=$(kernel_build)

@@ -14,7 +14,7 @@ t0=$(date +%s)
 log "building the modules"
 make -s -C "$TOP" modules >/dev/null
 
-runs=$OPP_CACHE/runs
+runs=$OPP_RUNS
 passed=0
 failed=0
 

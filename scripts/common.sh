@@ -5,6 +5,8 @@
 # Where everything that is not source lives: the unpacked kernel trees, the
 # kernel builds (one directory per version and config), the guest rootfs.
 OPP_CACHE=${OPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opp}
+# Where guest runs leave their logs (console, report channel).
+OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}
 KVER=${KVER:-6.1}
 FLAVOUR=${FLAVOUR:-debug}
 ARCH=arm

@@ -44,6 +44,8 @@ mkdir -p "$out"
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
+# The board has a sound chip and no host sound card is wanted.
+export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
       -kernel "$zimage" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
       -append "$append" -display none -monitor none)

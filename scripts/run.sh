@@ -13,7 +13,7 @@ mode=demo
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/build-kernel.sh" >/dev/null
 make -s -C "$TOP" modules >/dev/null
-out=$OPP_CACHE/runs/$mode
+out=$OPP_RUNS/$mode
 rm -rf "$out"
 "$TOP/scripts/run-qemu.sh" --mode "$mode" --out "$out" --timeout 300
 [ "$mode" = shell ] && exit 0
