@@ -10,6 +10,9 @@
 # shows no kernel splat up to the end of the tests. Prints a summary and
 # the closing line "N passed, N failed", counting each KUnit case and each
 # harness check; exits 1 on any failure.
+#
+# Besides KTAP, the guest may report any check of its own (a user-space
+# scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
 set -euo pipefail
 
 dir=${1:?usage: verdict.sh DIR}
@@ -52,6 +55,8 @@ insuite && /^    (not )?ok [0-9]+ / {
 		      line ~ /# SKIP/ ? " (skipped)" : "" }
 	next
 }
+/^check / { why = $0; sub(/^check [^ ]+ [^ ]+ ?/, "", why)
+	    check($2, $3 == "ok", why); next }
 /^insmod / { check("insmod " $2, $3 == "ok", ""); next }
 /^rmmod / { check("rmmod " $2, $3 == "ok", ""); next }
 /^kmemleak-begin/ { inleak = 1; leaks = ""; sawleak = 1; next }
