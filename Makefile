@@ -2,7 +2,8 @@
 # The OPP library as an out-of-tree module. Kbuild lists the objects; this
 # file only drives the builds and the QEMU harness.
 #
-#   make check            build everything, boot the debug guest, run the tests
+#   make check            lint, build everything, boot the debug guest, test
+#   make lint             the static checks alone (scripts/lint.sh)
 #   make run              boot the guest with the library and the demo
 #   make shell            the same, with an interactive guest shell
 #   make modules KDIR=... build against another kernel tree (e.g. a board's)
@@ -35,6 +36,9 @@ modules: $(KERNEL_DEP)
 check:
 	@scripts/check.sh
 
+lint: kernel
+	@scripts/lint.sh
+
 run:
 	@scripts/run.sh $(if $(INTERACTIVE),--mode shell,--mode demo)
 
@@ -45,4 +49,4 @@ clean:
 	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
 		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
 
-.PHONY: all deps kernel modules check run shell clean
+.PHONY: all deps kernel modules check lint run shell clean
