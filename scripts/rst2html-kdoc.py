@@ -95,8 +95,12 @@ class CObject(Directive):
     option_spec = {'noindex': directives.flag, 'noindexentry': directives.flag}
 
     def run(self):
+        kind = self.name.split(':')[1]
+        text = self.arguments[0]
+        if kind in ('struct', 'union', 'enum'):
+            text = kind + ' ' + text
         sig = nodes.paragraph()
-        sig += nodes.literal(text=self.arguments[0])
+        sig += nodes.literal(text=text)
         body = nodes.block_quote()
         self.state.nested_parse(self.content, self.content_offset, body)
         return [sig, body] if len(body) else [sig]
