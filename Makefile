@@ -7,6 +7,8 @@
 #   make run              boot the guest with the library and the demo
 #   make shell            the same, with an interactive guest shell
 #   make modules KDIR=... build against another kernel tree (e.g. a board's)
+#   make install          install opp.ko under $(INSTALL_MOD_PATH)/lib/modules
+#                         and run depmod; OPP_INSTALL=all adds tests, samples
 #
 # KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
 # config (debug or bench). Kernel builds live in OPP_CACHE, never here.
@@ -33,6 +35,21 @@ kernel: deps
 modules: $(KERNEL_DEP)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) W=1 modules
 
+# The kernel's modules_install installs what the last build listed in
+# modules.order, so the build and the install take the same selection.
+ifneq ($(OPP_INSTALL),all)
+INSTALL_ARGS := OPP_LIBRARY_ONLY=y
+endif
+
+install: $(KERNEL_DEP)
+ifeq ($(KERNEL_DEP)$(INSTALL_MOD_PATH),kernel)
+	$(error the guest kernel's modules do not belong in this machine's \
+		/lib/modules: set INSTALL_MOD_PATH (a board's root, a staging dir))
+endif
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) \
+		modules_install
+
 check:
 	@scripts/check.sh
 
@@ -49,4 +66,4 @@ clean:
 	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
 		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
 
-.PHONY: all deps kernel modules check lint run shell clean
+.PHONY: all deps kernel modules install check lint run shell clean
