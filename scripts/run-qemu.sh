@@ -32,7 +32,9 @@ case "$mode" in check|demo|shell) ;; *) die "unknown mode $mode" ;; esac
 
 build=$(kernel_build)
 zimage=$build/arch/arm/boot/zImage
-dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+# Since 6.5 the ARM dts live in one directory per vendor.
+dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
+[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
 [ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
