@@ -9,27 +9,15 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-src=$(kernel_src)
-key=$(kernel_key)
-build=$(kernel_build)
-
-# A cached build needs no lock: do not queue behind another kernel's build.
-cached() {
-	[ -f "$src/.opp-unpacked-$pkgver" ] && [ -f "$build/.opp-key" ] &&
-		[ "$(cat "$build/.opp-key")" = "$key" ] &&
-		[ -f "$build/arch/arm/boot/zImage" ]
-}
-pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
-if cached; then
-	log "kernel $key: cached"
-	echo "$build"
-	exit 0
-fi
-
 # One kernel build at a time on this machine, whoever asks for it.
 mkdir -p "$OPP_CACHE"
 exec 9>"$OPP_CACHE/build.lock"
 flock 9
+
+src=$(kernel_src)
+key=$(kernel_key)
+build=$(kernel_build)
+pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
 
 if [ ! -f "$src/.opp-unpacked-$pkgver" ]; then
 	log "unpacking linux-source-$KVER ($pkgver)"
@@ -39,8 +27,9 @@ if [ ! -f "$src/.opp-unpacked-$pkgver" ]; then
 	touch "$src/.opp-unpacked-$pkgver"
 fi
 
-if cached; then
-	log "kernel $key: cached (built while we waited)"
+if [ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
+   [ -f "$build/arch/arm/boot/zImage" ]; then
+	log "kernel $key: cached"
 	echo "$build"
 	exit 0
 fi
