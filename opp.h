@@ -13,6 +13,7 @@
 #define _OPP_LIBRARY_H
 
 #include <linux/err.h>
+#include <linux/pm_opp.h>
 #include <linux/types.h>
 
 struct device;
@@ -37,23 +38,14 @@ struct opp_info {
 	bool available;
 };
 
-/**
- * enum opp_event - what changed, for the notifiers of a device's table
- * @OPP_EVENT_ADD:	an OPP was added
- * @OPP_EVENT_ENABLE:	a disabled OPP was enabled
- * @OPP_EVENT_DISABLE:	an available OPP was disabled
- * @OPP_EVENT_REMOVE:	an OPP was removed (also for each OPP of a removed
- *			table)
- *
- * A notifier is called after the change is visible to searches, with a
- * &struct opp_info of the OPP concerned (valid during the call only).
+/*
+ * Notifier events: the kernel's own enum dev_pm_opp_event, whose names
+ * (OPP_EVENT_ADD, OPP_EVENT_ENABLE, OPP_EVENT_DISABLE, OPP_EVENT_REMOVE)
+ * any cpufreq user sees through <linux/cpufreq.h> anyway. A notifier is
+ * called after the change is visible to searches, with a &struct opp_info
+ * of the OPP concerned (valid during the call only); a removed table
+ * sends OPP_EVENT_REMOVE for each of its OPPs.
  */
-enum opp_event {
-	OPP_EVENT_ADD,
-	OPP_EVENT_ENABLE,
-	OPP_EVENT_DISABLE,
-	OPP_EVENT_REMOVE,
-};
 
 /* Updaters: may sleep; never call them under rcu_read_lock(). */
 int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt);
