@@ -89,7 +89,7 @@ static struct dentry *opp_debugfs_dir;
 
 static bool opp_bad_dev(struct device *dev, const char *func)
 {
-	if (likely(!IS_ERR_OR_NULL(dev)))
+	if (!IS_ERR_OR_NULL(dev))
 		return false;
 	pr_warn_ratelimited("%s: invalid device %p\n", func, dev);
 	return true;
@@ -423,9 +423,10 @@ EXPORT_SYMBOL_GPL(opp_disable);
  * @freq:	the OPP's exact frequency in Hz
  *
  * Notifies OPP_EVENT_REMOVE. Removing the last OPP removes the table (with
- * its notifier chain) and drops the library's reference on @dev. Readers that found the OPP before it was removed may
- * keep using it until their rcu_read_unlock(); its memory is freed after
- * a grace period, without waiting for one here.
+ * its notifier chain) and drops the library's reference on @dev. Readers
+ * that found the OPP before it was removed may keep using it until their
+ * rcu_read_unlock(); its memory is freed after a grace period, without
+ * waiting for one here.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().

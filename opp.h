@@ -12,12 +12,11 @@
 #ifndef _OPP_LIBRARY_H
 #define _OPP_LIBRARY_H
 
+#include <linux/cpufreq.h>	/* also the kernel's enum dev_pm_opp_event */
 #include <linux/err.h>
-#include <linux/pm_opp.h>
 #include <linux/types.h>
 
 struct device;
-struct cpufreq_frequency_table;
 struct notifier_block;
 
 /*

@@ -207,7 +207,7 @@ static void opp_ext_remove_under_reader(struct kunit *test)
 	task = kthread_run(opp_ext_reader_fn, r, "opp-ext-reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	while (atomic_read(&r->phase) != 1)
-		msleep(1);
+		usleep_range(100, 200);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 400 * MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), 0);
 	atomic_set(&r->phase, 2);
