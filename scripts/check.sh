@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: install what is missing, build the debug kernel (cached),
-# run the lint gates (scripts/lint.sh), build the modules, boot the guest
-# to run the KUnit suites, judge the run, then prove the judge can fail:
-# two canary boots that must be judged failed.
+# make check: install what is missing, build the debug kernel (cached) and
+# the modules, run the lint gates (scripts/lint.sh), boot the guest to run
+# the KUnit suites, judge the run, then prove the judge can fail: two
+# canary boots that must be judged failed.
 # Ends with "N passed, N failed" over all of it; exits non-zero on failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -12,6 +12,8 @@ set -euo pipefail
 t0=$(date +%s)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/build-kernel.sh" >/dev/null
+log "building the modules"
+make -s -C "$TOP" modules >/dev/null
 
 runs=$OPP_RUNS
 passed=0
@@ -28,6 +30,12 @@ tally() {
 	failed=$((failed + ${f:-1}))
 }
 
+# The static checks come first: they need no guest.
+log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
+out=$("$TOP/scripts/lint.sh") || true
+echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+tally lint "$out"
+
 # expect NAME COND: one harness self-check.
 expect() {
 	if [ "$2" = yes ]; then
@@ -38,14 +46,6 @@ expect() {
 		echo "FAIL  self-check: $1"
 	fi
 }
-
-log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
-out=$("$TOP/scripts/lint.sh") || true
-echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
-tally lint "$out"
-
-log "building the modules"
-make -s -C "$TOP" modules >/dev/null
 
 log "main run: KUnit suites on the debug kernel"
 rm -rf "$runs/check"
