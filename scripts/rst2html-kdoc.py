@@ -11,8 +11,9 @@ knows neither that directive nor the C-domain markup (".. c:function::",
 both: ".. kernel-doc:: FILE" runs the kernel tree's scripts/kernel-doc -rst
 on FILE (relative to the top of this tree) and parses its output in place;
 the C-domain directives render as a signature and a body, the roles as
-literals. Everything else is plain docutils, so a page that passes here
-also builds inside the kernel's Documentation/ with "make htmldocs".
+literals. Everything else is plain docutils: the markup is the kernel's,
+so the page can move into a kernel tree's Documentation/ (with the
+directive's paths made relative to that tree); Sphinx is not needed here.
 
 The kernel tree is $KERNEL_SRC. Every docutils message of level warning or
 above, and everything kernel-doc reports on stderr, is printed; the exit
