@@ -153,17 +153,13 @@ cap() {
 	echo "$1" 2>/dev/null >"$TRIG" || why="${why}cap $1 refused; "
 }
 
-# want_lib KHZ yes|no: the library's debugfs view must show the OPP at
-# KHZ as available (yes) or not (no).
+# want_lib KHZ yes|no: the library's debugfs view must list CPU0's OPP at
+# KHZ, with its voltage, as available (yes) or not (no).
 want_lib() {
 	[ -r "$LIB" ] || { why="$why$LIB missing; "; return; }
-	line=$(grep -E "(^|[^0-9])$(($1 * 1000))([^0-9]|$)" "$LIB" | head -n 1)
-	case "$line" in
-	"") why="${why}no line for $(($1 * 1000)) Hz in $LIB; "; return ;;
-	*unavailable* | *disabled* | *" no"*) is=no ;;
-	*) is=yes ;;
-	esac
-	[ "$is" = "$2" ] || why="${why}$LIB: '$line' (want available=$2); "
+	line=$(grep -E "^cpu0 +$(($1 * 1000)) " "$LIB")
+	[ "$(printf "%s" "$line" | tr -s " ")" = "cpu0 $(($1 * 1000)) $(uv_of "$1") $2" ] ||
+		why="${why}$LIB: '$line' (want $1 kHz, available $2); "
 }
 
 # All that a refused write must leave as it was.
