@@ -85,7 +85,11 @@ static unsigned int cur_khz;
 static unsigned long cur_uv;
 static unsigned long transitions;
 
-/* The thermal trigger's cap (kHz), serialized by trigger_lock. */
+/*
+ * The thermal trigger's cap (kHz). trigger_lock also keeps the sync work
+ * out while the trigger changes several OPPs, so the policy moves once,
+ * to the final state, and never onto an OPP the batch is about to drop.
+ */
 static DEFINE_MUTEX(trigger_lock);
 static unsigned int thermal_cap_khz;
 
@@ -135,6 +139,7 @@ static void opp_cpufreq_sync_fn(struct work_struct *work)
 	if (!policy)
 		return;
 
+	mutex_lock(&trigger_lock);
 	down_write(&policy->rwsem);
 	top = opp_cpufreq_sync_table();
 	WRITE_ONCE(avail_max_khz, top);
@@ -151,6 +156,7 @@ static void opp_cpufreq_sync_fn(struct work_struct *work)
 	 * the middle that just went away. This re-runs its limits.
 	 */
 	cpufreq_update_limits(0);
+	mutex_unlock(&trigger_lock);
 }
 
 /*
@@ -327,9 +333,9 @@ static ssize_t thermal_cap_write(struct file *file, const char __user *ubuf,
 				thermal_cap_khz, khz);
 		thermal_cap_khz = khz;
 	}
+	mutex_unlock(&trigger_lock);
 	/* Return once the policy has followed, so readers see the result. */
 	flush_work(&sync_work);
-	mutex_unlock(&trigger_lock);
 	return ret ? ret : count;
 }
 
