@@ -47,9 +47,10 @@ expect() {
 	fi
 }
 
-log "main run: KUnit suites on the debug kernel"
+log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
 rm -rf "$runs/check"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --tests "opp_test opp_ext_test"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
+	--tests "opp_test opp_ext_test" --scenarios "cpufreq" --timeout 900
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"

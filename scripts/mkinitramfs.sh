@@ -21,6 +21,7 @@ fi
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
+	-e "s|@TOP@|$TOP|" \
 	"$TOP/initramfs/files.list" >"$list"
 mapfile -t mods < <(find "$TOP" -name '*.ko' -not -path '*/.git/*' | sort)
 [ ${#mods[@]} -gt 0 ] || die "no module built (run make modules)"
