@@ -4,6 +4,7 @@
 #
 #   run-qemu.sh [--mode check|demo|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
+#               [--torture-seconds SEC]
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
@@ -18,6 +19,7 @@ out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
 tests=opp_test
 test_args=
+torture_seconds=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -25,6 +27,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
+	--torture-seconds) torture_seconds=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -44,6 +47,11 @@ mkdir -p "$out"
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
+if [ -n "$torture_seconds" ]; then
+	# The guest hands it to opp_torture only; the run lasts that much longer.
+	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
+	timeout=$((timeout + torture_seconds))
+fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
