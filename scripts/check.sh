@@ -42,7 +42,7 @@ expect() {
 
 log "main run: KUnit suites on the debug kernel"
 rm -rf "$runs/check"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --tests "opp_test"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --tests "opp_test opp_ext_test"
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"

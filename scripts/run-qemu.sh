@@ -17,7 +17,7 @@ set -euo pipefail
 mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
-tests=opp_test
+tests="opp_test opp_ext_test"
 test_args=
 torture_seconds=
 while [ $# -gt 0 ]; do

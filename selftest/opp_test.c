@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
+#include "opp_test_dev.h"
 
 #define MHZ 1000000UL
 
@@ -39,37 +40,11 @@ static const unsigned long cpu_rates_sorted[] = {
 	125 * MHZ, 250 * MHZ, 500 * MHZ, 550 * MHZ, 600 * MHZ,
 };
 
-struct opp_test_dev {
-	struct device dev;
-	atomic_t *released;
-};
-
 struct opp_test_ctx {
 	struct device *dev;
 	struct device *other;
 	atomic_t released;
 };
-
-static void opp_test_dev_release(struct device *dev)
-{
-	struct opp_test_dev *td = container_of(dev, struct opp_test_dev, dev);
-
-	atomic_inc(td->released);
-	kfree(td);
-}
-
-static struct device *opp_test_dev_new(struct kunit *test, const char *name,
-				       atomic_t *released)
-{
-	struct opp_test_dev *td = kzalloc(sizeof(*td), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, td);
-	device_initialize(&td->dev);
-	td->dev.release = opp_test_dev_release;
-	td->released = released;
-	KUNIT_ASSERT_EQ(test, dev_set_name(&td->dev, "%s", name), 0);
-	return &td->dev;
-}
 
 static int opp_test_init(struct kunit *test)
 {
