@@ -4,7 +4,7 @@
 #
 #   run-qemu.sh [--mode check|demo|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
-#               [--torture-seconds SEC]
+#               [--torture-seconds SEC] [--lifecycle CYCLES]
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
@@ -20,6 +20,7 @@ timeout=${OPP_QEMU_TIMEOUT:-300}
 tests="opp_test opp_ext_test"
 test_args=
 torture_seconds=
+lifecycle=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -28,6 +29,7 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$2; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
 	--torture-seconds) torture_seconds=$2; shift 2 ;;
+	--lifecycle) lifecycle=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -51,6 +53,11 @@ if [ -n "$torture_seconds" ]; then
 	# The guest hands it to opp_torture only; the run lasts that much longer.
 	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
 	timeout=$((timeout + torture_seconds))
+fi
+if [ -n "$lifecycle" ]; then
+	# Load/unload cycles of the library and a consumer, after the suites.
+	append+=" OPP_LIFECYCLE=$lifecycle"
+	timeout=$((timeout + 2 * lifecycle))
 fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none

@@ -28,6 +28,14 @@
  *   opp_remove_table                 0
  *   opp_enable, opp_disable          0: a flag flipped in place
  *   opp_init_cpufreq_table           1: the cpufreq table
+ *   opp_register_notifier, first     1: the SRCU notifier head (its
+ *                                       per-CPU data comes from the percpu
+ *                                       allocator, which failslab does not
+ *                                       see; see the note in the report)
+ *   opp_register_notifier, second    0
+ *   opp_of_add_table, no table yet   4: the cells, the points, the OPP
+ *                                       array, the table
+ *   opp_of_add_table, into a table   3: the cells, the points, the array
  *
  * Leaks: the kmemleak scan that the harness takes once every module is
  * unloaded covers every object these calls allocated; the device's
@@ -53,6 +61,8 @@
 #include <linux/err.h>
 #include <linux/kmsg_dump.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/of.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -133,6 +143,8 @@ static void rb_exit(struct kunit *test)
 {
 	struct rb_ctx *ctx = test->priv;
 
+	/* A node of ours would be of_node_put() by nobody, but be safe. */
+	ctx->dev->of_node = NULL;
 	opp_remove_table(ctx->dev);
 	opp_remove_table(ctx->bystander);
 	put_device(ctx->dev);
@@ -289,6 +301,69 @@ static int rb_call_cpufreq(struct device *dev)
 	return ret;
 }
 
+static int rb_nb_call(struct notifier_block *nb, unsigned long event,
+		      void *data)
+{
+	return NOTIFY_OK;
+}
+
+static struct notifier_block rb_nb = { .notifier_call = rb_nb_call };
+static struct notifier_block rb_nb2 = { .notifier_call = rb_nb_call };
+
+/* A failed registration must not leave @nb on the chain. */
+static int rb_call_register(struct device *dev)
+{
+	int ret = opp_register_notifier(dev, &rb_nb);
+
+	if (ret == -ENOMEM && opp_unregister_notifier(dev, &rb_nb) != -ENOENT)
+		return -EFAULT;
+	return ret;
+}
+
+static void rb_setup_three_nb(struct kunit *test, struct device *dev)
+{
+	rb_fill(test, dev, 3);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &rb_nb2), 0);
+}
+
+/* A detached device tree node carrying an operating-points property. */
+struct rb_of_node {
+	struct device_node np;
+	struct property prop;
+	__be32 cells[2 * NRATES];
+};
+
+/* Rates 0, 4 and 5 of the universe, as <kHz uV> pairs. */
+static void rb_setup_of(struct kunit *test, struct device *dev)
+{
+	struct rb_of_node *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
+	static const unsigned int idx[] = { 5, 0, 4 };
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, of);
+	for (i = 0; i < ARRAY_SIZE(idx); i++) {
+		of->cells[2 * i] = cpu_to_be32(rb_rate(idx[i]) / 1000);
+		of->cells[2 * i + 1] = cpu_to_be32(rb_volt(rb_rate(idx[i])));
+	}
+	of->np.full_name = "opp-robust-node";
+	of->prop.name = "operating-points";
+	of->prop.length = 2 * ARRAY_SIZE(idx) * sizeof(__be32);
+	of->prop.value = of->cells;
+	of->np.properties = &of->prop;
+	dev->of_node = &of->np;
+}
+
+static void rb_setup_of_three(struct kunit *test, struct device *dev)
+{
+	rb_setup_of(test, dev);
+	rb_fill(test, dev, 3);
+}
+
+static int rb_call_of(struct device *dev)
+{
+	return opp_of_add_table(dev);
+}
+
 static const struct rb_fault_path rb_fault_paths[] = {
 	{ "add first", rb_setup_empty, rb_call_add_first, 2 },
 	{ "add insert", rb_setup_three, rb_call_add_insert, 1 },
@@ -299,6 +374,10 @@ static const struct rb_fault_path rb_fault_paths[] = {
 	{ "disable", rb_setup_three, rb_call_disable, 0 },
 	{ "enable", rb_setup_three, rb_call_enable, 0 },
 	{ "cpufreq table", rb_setup_three, rb_call_cpufreq, 1 },
+	{ "register notifier", rb_setup_three, rb_call_register, 1 },
+	{ "register second notifier", rb_setup_three_nb, rb_call_register, 0 },
+	{ "of table, first", rb_setup_of, rb_call_of, 4 },
+	{ "of table, into a table", rb_setup_of_three, rb_call_of, 3 },
 };
 
 static void rb_fault_desc(const struct rb_fault_path *p, char *desc)
@@ -618,6 +697,73 @@ static int rb_bi_free_cpufreq(struct device *dev)
 	return ft ? -EFAULT : 0;
 }
 
+/* A lookup that fails must leave @info alone. */
+static int rb_bi_lookup(struct device *dev, int kind, unsigned long f)
+{
+	struct opp_info info = { .rate = 7, .u_volt = 8, .available = true };
+	int ret;
+
+	if (kind == 0)
+		ret = opp_lookup_ceil(dev, f, &info);
+	else if (kind == 1)
+		ret = opp_lookup_floor(dev, f, &info);
+	else
+		ret = opp_lookup_exact(dev, f, false, &info);
+	if (ret && (info.rate != 7 || info.u_volt != 8 || !info.available))
+		return -EFAULT;
+	return ret;
+}
+
+static int rb_bi_lookup_ceil_0(struct device *dev)
+{
+	return rb_bi_lookup(dev, 0, 0);
+}
+
+static int rb_bi_lookup_floor_max(struct device *dev)
+{
+	return rb_bi_lookup(dev, 1, ULONG_MAX);
+}
+
+static int rb_bi_lookup_exact_max(struct device *dev)
+{
+	return rb_bi_lookup(dev, 2, ULONG_MAX);
+}
+
+static int rb_bi_lookup_null(struct device *dev)
+{
+	int a = opp_lookup_ceil(dev, 0, NULL);
+	int b = opp_lookup_floor(dev, ULONG_MAX, NULL);
+	int c = opp_lookup_exact(dev, rb_rate(0), true, NULL);
+
+	return a == b && b == c ? a : -EFAULT;
+}
+
+static int rb_bi_register(struct device *dev)
+{
+	return opp_register_notifier(dev, &rb_nb);
+}
+
+static int rb_bi_register_null(struct device *dev)
+{
+	return opp_register_notifier(dev, NULL);
+}
+
+static int rb_bi_unregister(struct device *dev)
+{
+	return opp_unregister_notifier(dev, &rb_nb);
+}
+
+static int rb_bi_unregister_null(struct device *dev)
+{
+	return opp_unregister_notifier(dev, NULL);
+}
+
+/* Without a device tree node: -EINVAL, whatever the device's table. */
+static int rb_bi_of_add(struct device *dev)
+{
+	return opp_of_add_table(dev);
+}
+
 static const struct rb_cell rb_cells[] = {
 	{ "opp_enable", rb_bi_enable },
 	{ "opp_disable", rb_bi_disable },
@@ -636,6 +782,15 @@ static const struct rb_cell rb_cells[] = {
 	{ "opp_init_cpufreq_table", rb_bi_cpufreq },
 	{ "opp_init_cpufreq_table(NULL)", rb_bi_cpufreq_null, true },
 	{ "opp_free_cpufreq_table", rb_bi_free_cpufreq, false, true },
+	{ "opp_lookup_ceil(0)", rb_bi_lookup_ceil_0 },
+	{ "opp_lookup_floor(ULONG_MAX)", rb_bi_lookup_floor_max },
+	{ "opp_lookup_exact(ULONG_MAX, false)", rb_bi_lookup_exact_max },
+	{ "opp_lookup_*(NULL info)", rb_bi_lookup_null, true },
+	{ "opp_register_notifier", rb_bi_register },
+	{ "opp_register_notifier(NULL)", rb_bi_register_null, true },
+	{ "opp_unregister_notifier", rb_bi_unregister },
+	{ "opp_unregister_notifier(NULL)", rb_bi_unregister_null, true },
+	{ "opp_of_add_table(no node)", rb_bi_of_add, true },
 };
 
 /* The contract's answer for a device of kind @k. */

@@ -15,6 +15,13 @@
  * removed, which turns ceil/floor/count/exact on it into exact predictions.
  * The other devices churn, whole tables included.
  *
+ * Lookups: the searches under rcu_read_lock(), the count, the documented
+ * ceil walk and the copy-out lookups (opp_lookup_*), from threads and from
+ * each CPU's hrtimer in hard interrupt context. Updates: add, enable,
+ * disable, remove, whole-table removal and refill, conflicting adds,
+ * cpufreq tables, and notifiers registered and unregistered at random,
+ * whose callbacks check every payload against the table.
+ *
  * The torture runs in the suite's init for @duration seconds (KUnit gives a
  * single case at most 300 s; a suite init has no such limit), and the cases
  * then judge and report what it measured: each reader's progress and
@@ -38,13 +45,13 @@
 #include <linux/ktime.h>
 #include <linux/math64.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
-#include <linux/string.h>
+#include <linux/notifier.h>
 #include <linux/prandom.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "../opp.h"
+#include "opp_kunit_params.h"
 
 static unsigned int duration = 20;
 module_param(duration, uint, 0444);
@@ -123,6 +130,7 @@ enum torture_violation {
 	V_UNTOUCHED,	/* *freq changed by a failed search */
 	V_UPDATER,	/* an updater got a result the contract forbids */
 	V_CPUFREQ,	/* a malformed cpufreq table */
+	V_NOTIFY,	/* a notification with a wrong payload */
 	V_NR,
 };
 
@@ -131,7 +139,7 @@ static const char * const violation_name[V_NR] = {
 	[V_ACCESSOR] = "accessor", [V_ERRNO] = "errno", [V_ORDER] = "order",
 	[V_COUNT] = "count", [V_PINNED] = "pinned",
 	[V_UNTOUCHED] = "untouched", [V_UPDATER] = "updater",
-	[V_CPUFREQ] = "cpufreq",
+	[V_CPUFREQ] = "cpufreq", [V_NOTIFY] = "notify",
 };
 
 struct torture_dev {
@@ -150,9 +158,18 @@ struct torture_reader {
 	bool stopping;
 };
 
+/* An updater's notifier, registered on one device at a time. */
+struct torture_nb {
+	struct notifier_block nb;
+	unsigned int d;
+	bool registered;
+	atomic_long_t calls;
+};
+
 struct torture_updater {
 	struct task_struct *task;
 	struct rnd_state rnd;
+	struct torture_nb tnb;
 	u64 ops;
 	u64 changes;	/* calls that changed a table */
 };
@@ -341,6 +358,52 @@ static void torture_exact(struct rnd_state *rnd, unsigned int d, bool stretch)
 	rcu_read_unlock();
 }
 
+/*
+ * The copy-out lookups: the same bounds and pinned-OPP predictions as the
+ * searches, a voltage that is the rate's, and @info untouched on error.
+ */
+static void torture_lookup(struct rnd_state *rnd, unsigned int d, int kind)
+{
+	unsigned long q = torture_query(rnd, d), want;
+	struct opp_info info = { .rate = 1, .u_volt = 2 };
+	struct device *dev = tt.devs[d];
+	int k, ret;
+
+	if (kind == 0)
+		ret = opp_lookup_ceil(dev, q, &info);
+	else if (kind == 1)
+		ret = opp_lookup_floor(dev, q, &info);
+	else
+		ret = opp_lookup_exact(dev, q, true, &info);
+	if (ret) {
+		if (ret != -ERANGE && (ret != -ENODEV || d == TORTURE_STABLE))
+			torture_violation(V_ERRNO, d, q, 0, ret);
+		if (info.rate != 1 || info.u_volt != 2)
+			torture_violation(V_UNTOUCHED, d, q, info.rate, ret);
+		if (d != TORTURE_STABLE)
+			return;
+		k = torture_index(d, q);
+		if ((kind == 0 && pinned_ceil(q)) ||
+		    (kind == 1 && pinned_floor(q)) ||
+		    (kind == 2 && k >= 0 && torture_is_pinned(d, k)))
+			torture_violation(V_PINNED, d, q, 0, ret);
+		return;
+	}
+	if (torture_index(d, info.rate) < 0)
+		torture_violation(V_FOREIGN, d, q, info.rate, kind);
+	if (info.u_volt != torture_volt(info.rate))
+		torture_violation(V_VOLT, d, info.rate, info.u_volt, kind);
+	if ((kind == 0 && info.rate < q) || (kind == 1 && info.rate > q) ||
+	    (kind == 2 && info.rate != q))
+		torture_violation(V_BOUND, d, q, info.rate, kind);
+	if (d != TORTURE_STABLE)
+		return;
+	want = kind == 0 ? pinned_ceil(q) : pinned_floor(q);
+	if ((kind == 0 && want && info.rate > want) ||
+	    (kind == 1 && info.rate < want))
+		torture_violation(V_PINNED, d, q, info.rate, want);
+}
+
 /* The documented walk: strictly increasing, pinned OPPs all met. */
 static void torture_walk(unsigned int d)
 {
@@ -390,7 +453,7 @@ static void torture_read_one(struct rnd_state *rnd, bool in_irq, bool stretch)
 	u32 r = prandom_u32_state(rnd);
 	unsigned int d = r % TORTURE_NDEVS;
 
-	switch ((r >> 4) % (in_irq ? 4 : 5)) {
+	switch ((r >> 4) % (in_irq ? 7 : 8)) {
 	case 0:
 		torture_ceil(rnd, d, stretch);
 		break;
@@ -402,6 +465,11 @@ static void torture_read_one(struct rnd_state *rnd, bool in_irq, bool stretch)
 		break;
 	case 3:
 		torture_count(d);
+		break;
+	case 4:
+	case 5:
+	case 6:
+		torture_lookup(rnd, d, ((r >> 4) % 8) - 4);
 		break;
 	default:
 		torture_walk(d);
@@ -439,6 +507,81 @@ static int torture_reader_fn(void *arg)
 	WRITE_ONCE(rd->stopping, true);
 	hrtimer_cancel(&rd->timer);
 	return 0;
+}
+
+/*
+ * Called under the library's update mutex right after the change: the
+ * payload must be an OPP of this device with its own voltage, and a lookup
+ * must already see the change (and nothing else may have moved it since).
+ */
+static int torture_notify(struct notifier_block *nb, unsigned long event,
+			  void *data)
+{
+	struct torture_nb *tnb = container_of(nb, struct torture_nb, nb);
+	struct device *dev = tt.devs[tnb->d];
+	struct opp_info *info = data, seen;
+	int ret;
+
+	atomic_long_inc(&tnb->calls);
+	if (!info) {
+		torture_violation(V_NOTIFY, tnb->d, event, 0, -EINVAL);
+		return NOTIFY_DONE;
+	}
+	if (torture_index(tnb->d, info->rate) < 0 ||
+	    info->u_volt != torture_volt(info->rate)) {
+		torture_violation(V_NOTIFY, tnb->d, info->rate, info->u_volt,
+				  event);
+		return NOTIFY_DONE;
+	}
+	switch (event) {
+	case OPP_EVENT_ADD:
+	case OPP_EVENT_ENABLE:
+		ret = opp_lookup_exact(dev, info->rate, true, &seen);
+		if (ret || !info->available || seen.u_volt != info->u_volt)
+			torture_violation(V_NOTIFY, tnb->d, info->rate, event,
+					  ret);
+		break;
+	case OPP_EVENT_DISABLE:
+		ret = opp_lookup_exact(dev, info->rate, false, &seen);
+		if (ret || info->available)
+			torture_violation(V_NOTIFY, tnb->d, info->rate, event,
+					  ret);
+		break;
+	case OPP_EVENT_REMOVE:
+		ret = opp_lookup_exact(dev, info->rate, true, &seen);
+		if (!ret || !opp_lookup_exact(dev, info->rate, false, &seen))
+			torture_violation(V_NOTIFY, tnb->d, info->rate, event,
+					  ret);
+		break;
+	default:
+		torture_violation(V_NOTIFY, tnb->d, info->rate, event, 0);
+	}
+	return NOTIFY_OK;
+}
+
+/*
+ * Register on a random device, or unregister. A removed table ends its
+ * registrations: unregistering then says -ENODEV, or -ENOENT once the
+ * device has a new table.
+ */
+static void torture_notifier_op(struct torture_updater *up, unsigned int d)
+{
+	struct torture_nb *tnb = &up->tnb;
+	int ret;
+
+	if (!tnb->registered) {
+		ret = opp_register_notifier(tt.devs[d], &tnb->nb);
+		tnb->d = d;
+		tnb->registered = !ret;
+		if (ret && (ret != -ENODEV || d == TORTURE_STABLE))
+			torture_violation(V_UPDATER, d, 0, 0, ret);
+		return;
+	}
+	ret = opp_unregister_notifier(tt.devs[tnb->d], &tnb->nb);
+	tnb->registered = false;
+	if (ret && (tnb->d == TORTURE_STABLE ||
+		    (ret != -ENODEV && ret != -ENOENT)))
+		torture_violation(V_UPDATER, tnb->d, 0, 0, ret);
 }
 
 static void torture_expect(int ret, int ok1, int ok2, unsigned int d,
@@ -507,6 +650,9 @@ static void torture_update_one(struct torture_updater *up)
 		break;
 	case 4 ... 6:
 		torture_check_cpufreq(d);
+		break;
+	case 9 ... 12:
+		torture_notifier_op(up, d);
 		break;
 	case 7 ... 8:
 		/* A conflicting voltage for a present OPP: refused. */
@@ -621,6 +767,9 @@ static void torture_stop_all(void)
 	for (i = 0; i < tt.nreaders; i++)
 		if (tt.readers[i].task)
 			kthread_stop(tt.readers[i].task);
+	for (i = 0; i < tt.nupdaters; i++)
+		if (tt.updaters[i].tnb.registered)
+			torture_notifier_op(&tt.updaters[i], 0);
 }
 
 static int torture_start(void)
@@ -651,6 +800,7 @@ static int torture_start(void)
 		struct torture_updater *up = &tt.updaters[i];
 
 		prandom_seed_state(&up->rnd, seed * 1000 + 900 + i);
+		up->tnb.nb.notifier_call = torture_notify;
 		t = kthread_create(torture_updater_fn, up, "opp_torture_u%u", i);
 		if (IS_ERR(t))
 			return PTR_ERR(t);
@@ -663,42 +813,6 @@ static int torture_start(void)
 	return 0;
 }
 
-/*
- * Linux 6.1 runs a module's KUnit suites when the module is COMING, before
- * load_module() parses the module's parameters: without this, every run
- * would use the defaults. Apply them here the way parse_args() will again
- * right after.
- */
-static int torture_apply_params(void)
-{
-	const struct kernel_param *kp;
-	char *args, *next, *param, *val;
-	unsigned int i;
-	int ret = 0;
-
-	if (!THIS_MODULE->args || !*THIS_MODULE->args)
-		return 0;
-	args = kstrdup(THIS_MODULE->args, GFP_KERNEL);
-	if (!args)
-		return -ENOMEM;
-	next = skip_spaces(args);
-	while (*next && !ret) {
-		next = next_arg(next, &param, &val);
-		kp = NULL;
-		for (i = 0; i < THIS_MODULE->num_kp; i++)
-			if (!strcmp(THIS_MODULE->kp[i].name, param))
-				kp = &THIS_MODULE->kp[i];
-		if (!kp || !val) {
-			pr_err("bad parameter '%s'\n", param);
-			ret = -EINVAL;
-			break;
-		}
-		ret = kp->ops->set(val, kp);
-	}
-	kfree(args);
-	return ret;
-}
-
 static int torture_suite_init(struct kunit_suite *suite)
 {
 	unsigned int d;
@@ -708,7 +822,7 @@ static int torture_suite_init(struct kunit_suite *suite)
 
 	memset(&tt, 0, sizeof(tt));
 	atomic_set(&tt.released, 0);
-	ret = torture_apply_params();
+	ret = opp_kunit_apply_params(THIS_MODULE);
 	if (ret)
 		goto out;
 	tt.nreaders = readers > 0 ? readers : num_online_cpus();
@@ -806,6 +920,7 @@ static void torture_hardirq(struct kunit *test)
 static void torture_updaters(struct kunit *test)
 {
 	u64 ops = 0, changes = 0;
+	long calls = 0;
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, tt.setup_err, 0);
@@ -813,9 +928,11 @@ static void torture_updaters(struct kunit *test)
 		KUNIT_EXPECT_GT(test, tt.updaters[i].changes, 0ULL);
 		ops += tt.updaters[i].ops;
 		changes += tt.updaters[i].changes;
+		calls += atomic_long_read(&tt.updaters[i].tnb.calls);
 	}
-	kunit_info(test, "torture: updaters ops %llu ops/s %llu changes %llu",
-		   ops, torture_per_s(ops), changes);
+	kunit_info(test, "torture: updaters ops %llu ops/s %llu changes %llu notifications %ld",
+		   ops, torture_per_s(ops), changes, calls);
+	KUNIT_EXPECT_GT(test, calls, 0L);
 }
 
 static void torture_violations(struct kunit *test)
