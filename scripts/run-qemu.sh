@@ -12,6 +12,7 @@
 # The guest boots on a copy of the board's device tree whose CPU nodes get
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library. OPP_DTB=FILE boots on FILE instead.
+#               [--torture-seconds SEC] [--lifecycle CYCLES]
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
@@ -27,6 +28,8 @@ timeout=${OPP_QEMU_TIMEOUT:-300}
 tests="opp_test opp_ext_test"
 test_args=
 scenarios=
+torture_seconds=
+lifecycle=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -35,6 +38,8 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$2; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
 	--scenarios) scenarios=$2; shift 2 ;;
+	--torture-seconds) torture_seconds=$2; shift 2 ;;
+	--lifecycle) lifecycle=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -77,6 +82,16 @@ fi
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
 append+=" OPP_SCENARIOS=\"$scenarios\""
+if [ -n "$torture_seconds" ]; then
+	# The guest hands it to opp_torture only; the run lasts that much longer.
+	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
+	timeout=$((timeout + torture_seconds))
+fi
+if [ -n "$lifecycle" ]; then
+	# Load/unload cycles of the library and a consumer, after the suites.
+	append+=" OPP_LIFECYCLE=$lifecycle"
+	timeout=$((timeout + 6 * lifecycle))
+fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
