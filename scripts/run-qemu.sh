@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the vexpress-a9 guest with this tree's modules.
+# Boot the vexpress-a9 guest with the modules built for $FLAVOUR.
 #
-#   run-qemu.sh [--mode check|demo|shell] [--out DIR] [--timeout SEC]
+#   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
 #               [--scenarios "NAME..."]
 #
@@ -16,8 +16,9 @@
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
-# line. In check and demo modes QEMU is stopped as soon as the report is
-# complete, before the board's power-off path can print its own noise.
+# line. In check, demo and bench modes QEMU is stopped as soon as the
+# report is complete, before the board's power-off path can print its own
+# noise.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-case "$mode" in check|demo|shell) ;; *) die "unknown mode $mode" ;; esac
+case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 build=$(kernel_build)
 zimage=$build/arch/arm/boot/zImage
