@@ -9,6 +9,8 @@
 #   make modules KDIR=... build against another kernel tree (e.g. a board's)
 #   make install          install opp.ko under $(INSTALL_MOD_PATH)/lib/modules
 #                         and run depmod; OPP_INSTALL=all adds tests, samples
+#   make bench            boot the bench kernel, ours against the kernel's
+#                         OPP core; RECORD=1 also updates Documentation/bench
 #
 # KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
 # config (debug or bench). Kernel builds live in OPP_CACHE, never here.
@@ -22,7 +24,17 @@ ifeq ($(KDIR),)
 KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
 KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 KERNEL_DEP := kernel
+# kbuild writes its objects next to the sources. Modules for another
+# flavour than debug are built in a copy of the sources of their own, so
+# that the objects here stay those of the debug kernel (make check) and
+# switching flavours rebuilds nothing needlessly. scripts/common.sh
+# (module_dir) names the same directory.
+ifneq ($(FLAVOUR),debug)
+MODDIR := $(OPP_CACHE)/modules/$(KVER)-$(FLAVOUR)
 endif
+endif
+MODDIR ?= $(CURDIR)
+MOD_SOURCES := $(wildcard Kbuild *.[ch] */Kbuild */*.[ch])
 
 all: modules
 
@@ -33,7 +45,11 @@ kernel: deps
 	@scripts/build-kernel.sh >/dev/null
 
 modules: $(KERNEL_DEP)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) W=1 modules
+ifneq ($(MODDIR),$(CURDIR))
+	@mkdir -p $(MODDIR)
+	@cp -p --parents $(MOD_SOURCES) $(MODDIR)/
+endif
+	$(MAKE) -C $(KDIR) M=$(MODDIR) $(KBUILD_ARGS) W=1 modules
 
 # The kernel's modules_install installs what the last build listed in
 # modules.order, so the build and the install take the same selection.
@@ -62,8 +78,12 @@ run:
 shell:
 	@scripts/run.sh --mode shell
 
+bench:
+	@scripts/bench.sh $(if $(RECORD),--record)
+
 clean:
 	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
 		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
+	rm -rf $(OPP_CACHE)/modules
 
-.PHONY: all deps kernel modules install check lint run shell clean
+.PHONY: all deps kernel modules install check lint run shell bench clean
