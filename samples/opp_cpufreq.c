@@ -51,6 +51,7 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+#include "../compat.h"
 #include "../opp.h"
 
 /* What the CPUs of a Cortex-A9 cluster need between two OPPs. */
@@ -253,22 +254,23 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 	return 0;
 }
 
-static int opp_cpufreq_exit(struct cpufreq_policy *policy)
+static void opp_cpufreq_exit(struct cpufreq_policy *policy)
 {
 	mutex_lock(&qos_lock);
 	if (max_req_active)
 		freq_qos_remove_request(&max_req);
 	max_req_active = false;
 	mutex_unlock(&qos_lock);
-	return 0;
 }
+
+DEFINE_OPP_CPUFREQ_EXIT(opp_cpufreq_exit)
 
 static struct cpufreq_driver opp_cpufreq_driver = {
 	.name		= "opp-cpufreq",
 	/* The emulated CPUs' speed never changes: keep udelay() as it is. */
 	.flags		= CPUFREQ_CONST_LOOPS,
 	.init		= opp_cpufreq_init,
-	.exit		= opp_cpufreq_exit,
+	.exit		= opp_cpufreq_exit_cb,
 	.verify		= cpufreq_generic_frequency_table_verify,
 	.target_index	= opp_cpufreq_target_index,
 	.get		= opp_cpufreq_get,
