@@ -79,6 +79,8 @@ MODULE_PARM_DESC(irq_period_us, "period of each CPU's lookup timer (default 1000
 #define TORTURE_STABLE	0	/* the device whose table is never removed */
 #define TORTURE_MAX_READERS 64
 #define TORTURE_MAX_UPDATERS 16
+/* A reader's stretch in microseconds: busy, it is inside rcu_read_lock(). */
+#define TORTURE_STRETCH_US 20
 
 /* Device 0's pinned OPPs: always present and available. */
 static const unsigned int pinned[] = { 0, 7, TORTURE_NPOINTS - 1 };
@@ -241,7 +243,7 @@ static void torture_check_opp(unsigned int d, struct opp *opp,
 		torture_violation(V_FOREIGN, d, asked, rate, 0);
 	/* Give an updater time to replace and (wrongly) free the array. */
 	if (stretch)
-		udelay(20);
+		udelay(TORTURE_STRETCH_US);
 	f = opp_get_freq(opp);
 	v = opp_get_voltage(opp);
 	if (f && f != rate)
