@@ -43,7 +43,7 @@ expect() {
 log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
 rm -rf "$runs/check"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
-	--tests "opp_test opp_ext_test" --scenarios "cpufreq" --timeout 900
+	--tests "opp_test opp_ext_test" --scenarios "cpufreq" --timeout 1200
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"
