@@ -179,16 +179,9 @@ static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
 		srcu_notifier_call_chain(dt->notifiers, event, &info);
 }
 
-/* Unpublish @dt; readers still inside it keep valid memory. */
-static void device_opp_remove(struct device_opp *dt)
+/* Free @dt, already unpublished; readers still inside keep valid memory. */
+static void device_opp_free(struct device_opp *dt)
 {
-	struct opp_array *arr = opp_array_locked(dt);
-	unsigned int i;
-
-	rhashtable_remove_fast(&device_opps, &dt->node, device_opp_params);
-	list_del(&dt->list);
-	for (i = 0; i < arr->count; i++)
-		opp_notify(dt, OPP_EVENT_REMOVE, &arr->opp[i]);
 	if (dt->notifiers) {
 		/* Calls only happen under opp_lock: none is in flight. */
 		cleanup_srcu_struct(&dt->notifiers->srcu);
@@ -200,8 +193,20 @@ static void device_opp_remove(struct device_opp *dt)
 	 * @dt can no longer be found; so the put need not wait for readers.
 	 */
 	put_device(dt->dev);
-	kfree_rcu(arr, rcu);
+	kfree_rcu(opp_array_locked(dt), rcu);
 	kfree_rcu(dt, rcu);
+}
+
+static void device_opp_remove(struct device_opp *dt)
+{
+	struct opp_array *arr = opp_array_locked(dt);
+	unsigned int i;
+
+	rhashtable_remove_fast(&device_opps, &dt->node, device_opp_params);
+	list_del(&dt->list);
+	for (i = 0; i < arr->count; i++)
+		opp_notify(dt, OPP_EVENT_REMOVE, &arr->opp[i]);
+	device_opp_free(dt);
 }
 
 static int opp_cmp_rate(const void *a, const void *b)
@@ -692,8 +697,10 @@ int opp_of_add_table(struct device *dev)
 		goto out;
 	for (i = 0; i < n; i++) {
 		if (!cells[2 * i] || cells[2 * i] > ULONG_MAX / 1000) {
+			dev_warn_ratelimited(dev, "%pOF: bad frequency %u kHz\n",
+					     np, cells[2 * i]);
 			ret = -EINVAL;
-			goto bad;
+			goto out;
 		}
 		pts[i].rate = (unsigned long)cells[2 * i] * 1000;
 		pts[i].u_volt = cells[2 * i + 1];
@@ -702,20 +709,16 @@ int opp_of_add_table(struct device *dev)
 	sort(pts, n, sizeof(*pts), opp_cmp_rate, NULL);
 	/* Collapse identical repeats; one rate with two voltages is a fault. */
 	for (i = 1, ret = 1; i < n; i++) {
-		if (pts[i].rate != pts[ret - 1].rate)
+		if (pts[i].rate != pts[ret - 1].rate) {
 			pts[ret++] = pts[i];
-		else if (pts[i].u_volt != pts[ret - 1].u_volt)
-			break;
-	}
-	if (i < n) {
-		ret = -EINVAL;
-		goto bad;
+		} else if (pts[i].u_volt != pts[ret - 1].u_volt) {
+			dev_warn_ratelimited(dev, "%pOF: two voltages for %lu Hz\n",
+					     np, pts[i].rate);
+			ret = -EINVAL;
+			goto out;
+		}
 	}
 	ret = opp_add_points(dev, pts, ret);
-	goto out;
-bad:
-	dev_warn_ratelimited(dev, "%pOF: bad OPP <%u %u> in operating-points\n",
-			     np, cells[2 * i], cells[2 * i + 1]);
 out:
 	kfree(pts);
 	kfree(cells);
@@ -1130,10 +1133,16 @@ static void __exit opp_exit(void)
 	struct device_opp *dt, *tmp;
 
 	debugfs_remove_recursive(opp_debugfs_dir);
-	/* Tables that users never removed; no user and no reader is left. */
+	/*
+	 * Tables that users never removed. No user is left, so nobody reads
+	 * them, and a notifier still registered would point into a module
+	 * that is gone: free them silently.
+	 */
 	mutex_lock(&opp_lock);
-	list_for_each_entry_safe(dt, tmp, &opp_tables, list)
-		device_opp_remove(dt);
+	list_for_each_entry_safe(dt, tmp, &opp_tables, list) {
+		list_del(&dt->list);
+		device_opp_free(dt);
+	}
 	mutex_unlock(&opp_lock);
 	rhashtable_destroy(&device_opps);
 	/* Let every callback queued by kfree_rcu() run before we go. */

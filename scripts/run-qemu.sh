@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the vexpress-a9 guest with this tree's modules.
+# Boot the vexpress-a9 guest with the modules built for $FLAVOUR.
 #
-#   run-qemu.sh [--mode check|demo|shell] [--out DIR] [--timeout SEC]
+#   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
 #               [--scenarios "NAME..."]
 #
@@ -12,11 +12,13 @@
 # The guest boots on a copy of the board's device tree whose CPU nodes get
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library. OPP_DTB=FILE boots on FILE instead.
+#               [--torture-seconds SEC] [--lifecycle CYCLES]
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
-# line. In check and demo modes QEMU is stopped as soon as the report is
-# complete, before the board's power-off path can print its own noise.
+# line. In check, demo and bench modes QEMU is stopped as soon as the
+# report is complete, before the board's power-off path can print its own
+# noise.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -27,6 +29,8 @@ timeout=${OPP_QEMU_TIMEOUT:-300}
 tests="opp_test opp_ext_test"
 test_args=
 scenarios=
+torture_seconds=
+lifecycle=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -35,14 +39,18 @@ while [ $# -gt 0 ]; do
 	--tests) tests=$2; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
 	--scenarios) scenarios=$2; shift 2 ;;
+	--torture-seconds) torture_seconds=$2; shift 2 ;;
+	--lifecycle) lifecycle=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
-case "$mode" in check|demo|shell) ;; *) die "unknown mode $mode" ;; esac
+case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 build=$(kernel_build)
 zimage=$build/arch/arm/boot/zImage
-dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+# Since 6.5 the ARM dts live in one directory per vendor.
+dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
+[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
 [ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
@@ -75,6 +83,16 @@ fi
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
 append+=" OPP_SCENARIOS=\"$scenarios\""
+if [ -n "$torture_seconds" ]; then
+	# The guest hands it to opp_torture only; the run lasts that much longer.
+	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
+	timeout=$((timeout + torture_seconds))
+fi
+if [ -n "$lifecycle" ]; then
+	# Load/unload cycles of the library and a consumer, after the suites.
+	append+=" OPP_LIFECYCLE=$lifecycle"
+	timeout=$((timeout + 6 * lifecycle))
+fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
