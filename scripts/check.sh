@@ -44,7 +44,9 @@ expect() {
 
 log "main run: KUnit suites on the debug kernel"
 rm -rf "$runs/check"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
+# The suites, the torture and the load/unload cycles take several minutes
+# on a busy host: the timeout only guards against a hung guest.
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --timeout 600 \
 	--tests "opp_test opp_ext_test opp_robust opp_torture" \
 	--torture-seconds "$torture_seconds" --lifecycle 50
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true

@@ -55,6 +55,9 @@
  * library keeps no stale reference.
  */
 
+/* pr_debug() is the log mark below: compiled in, kept from the console. */
+#define DEBUG
+
 #include <kunit/test.h>
 #include <linux/cpufreq.h>
 #include <linux/device.h>
@@ -491,7 +494,7 @@ static char rb_log_last[2][96];	/* the cell's first two lines, for a report */
  */
 static void rb_log_sync(void)
 {
-	printk(KERN_DEBUG "opp_robust: log mark\n");
+	pr_debug("opp_robust: log mark\n");
 	while (kmsg_dump_get_line(&rb_log_iter, false, NULL, 0, NULL))
 		;
 }

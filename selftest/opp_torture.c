@@ -239,9 +239,12 @@ static void torture_check_opp(unsigned int d, struct opp *opp,
 
 	if (torture_index(d, rate) < 0)
 		torture_violation(V_FOREIGN, d, asked, rate, 0);
-	/* Give an updater time to replace and (wrongly) free the array. */
+	/*
+	 * Give an updater time to replace and (wrongly) free the array; in an
+	 * RCU read-side section, so a busy wait.
+	 */
 	if (stretch)
-		udelay(20);
+		ndelay(20 * NSEC_PER_USEC);
 	f = opp_get_freq(opp);
 	v = opp_get_voltage(opp);
 	if (f && f != rate)
