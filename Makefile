@@ -2,10 +2,15 @@
 # The OPP library as an out-of-tree module. Kbuild lists the objects; this
 # file only drives the builds and the QEMU harness.
 #
-#   make check            build everything, boot the debug guest, run the tests
+#   make check            lint, build everything, boot the debug guest, test
+#   make lint             the static checks alone (scripts/lint.sh)
 #   make run              boot the guest with the library and the demo
 #   make shell            the same, with an interactive guest shell
 #   make modules KDIR=... build against another kernel tree (e.g. a board's)
+#   make install          install opp.ko under $(INSTALL_MOD_PATH)/lib/modules
+#                         and run depmod; OPP_INSTALL=all adds tests, samples
+#   make bench            boot the bench kernel, ours against the kernel's
+#                         OPP core; RECORD=1 also updates Documentation/bench
 #
 # KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
 # config (debug or bench). Kernel builds live in OPP_CACHE, never here.
@@ -19,7 +24,17 @@ ifeq ($(KDIR),)
 KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
 KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
 KERNEL_DEP := kernel
+# kbuild writes its objects next to the sources. Modules for another
+# flavour than debug are built in a copy of the sources of their own, so
+# that the objects here stay those of the debug kernel (make check) and
+# switching flavours rebuilds nothing needlessly. scripts/common.sh
+# (module_dir) names the same directory.
+ifneq ($(FLAVOUR),debug)
+MODDIR := $(OPP_CACHE)/modules/$(KVER)-$(FLAVOUR)
 endif
+endif
+MODDIR ?= $(CURDIR)
+MOD_SOURCES := $(wildcard Kbuild *.[ch] */Kbuild */*.[ch])
 
 all: modules
 
@@ -30,10 +45,32 @@ kernel: deps
 	@scripts/build-kernel.sh >/dev/null
 
 modules: $(KERNEL_DEP)
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) W=1 modules
+ifneq ($(MODDIR),$(CURDIR))
+	@mkdir -p $(MODDIR)
+	@cp -p --parents $(MOD_SOURCES) $(MODDIR)/
+endif
+	$(MAKE) -C $(KDIR) M=$(MODDIR) $(KBUILD_ARGS) W=1 modules
+
+# The kernel's modules_install installs what the last build listed in
+# modules.order, so the build and the install take the same selection.
+ifneq ($(OPP_INSTALL),all)
+INSTALL_ARGS := OPP_LIBRARY_ONLY=y
+endif
+
+install: $(KERNEL_DEP)
+ifeq ($(KERNEL_DEP)$(INSTALL_MOD_PATH),kernel)
+	$(error the guest kernel's modules do not belong in this machine's \
+		/lib/modules: set INSTALL_MOD_PATH (a board's root, a staging dir))
+endif
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) \
+		modules_install
 
 check:
 	@scripts/check.sh
+
+lint: kernel
+	@scripts/lint.sh
 
 run:
 	@scripts/run.sh $(if $(INTERACTIVE),--mode shell,--mode demo)
@@ -41,8 +78,12 @@ run:
 shell:
 	@scripts/run.sh --mode shell
 
+bench:
+	@scripts/bench.sh $(if $(RECORD),--record)
+
 clean:
 	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
 		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
+	rm -rf $(OPP_CACHE)/modules
 
-.PHONY: all deps kernel modules check run shell clean
+.PHONY: all deps kernel modules install check lint run shell bench clean

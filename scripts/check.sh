@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: install what is missing, build the debug kernel (cached) and
-# the modules, boot the guest to run the KUnit suites, judge the run, then
-# prove the judge can fail: two canary boots that must be judged failed.
+# the modules, run the lint gates (scripts/lint.sh), boot the guest to run
+# the KUnit suites, judge the run, then prove the judge can fail: two
+# canary boots that must be judged failed.
 # Ends with "N passed, N failed" over all of it; exits non-zero on failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -31,6 +32,12 @@ tally() {
 	failed=$((failed + ${f:-1}))
 }
 
+# The static checks come first: they need no guest.
+log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
+out=$("$TOP/scripts/lint.sh") || true
+echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+tally lint "$out"
+
 # expect NAME COND: one harness self-check.
 expect() {
 	if [ "$2" = yes ]; then
@@ -42,13 +49,14 @@ expect() {
 	fi
 }
 
-log "main run: KUnit suites on the debug kernel"
+log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
 rm -rf "$runs/check"
 # The suites, the torture and the load/unload cycles take several minutes
 # on a busy host: the timeout only guards against a hung guest.
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --timeout 600 \
 	--tests "opp_test opp_ext_test opp_robust opp_torture" \
-	--torture-seconds "$torture_seconds" --lifecycle 50
+	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
+	--lifecycle 50 --timeout 900
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"

@@ -32,3 +32,12 @@ kernel_key() {
 
 kernel_src() { echo "$OPP_CACHE/src/linux-source-$KVER"; }
 kernel_build() { echo "$OPP_CACHE/build/$KVER-$FLAVOUR"; }
+# Where the modules for $FLAVOUR are built (the Makefile's MODDIR): this
+# tree for debug, a copy of the sources of their own for another flavour.
+module_dir() {
+	if [ "$FLAVOUR" = debug ]; then
+		echo "$TOP"
+	else
+		echo "$OPP_CACHE/modules/$KVER-$FLAVOUR"
+	fi
+}

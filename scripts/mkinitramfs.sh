@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest's initramfs: busybox, initramfs/init and every module of
-# this tree, packed by the kernel's own gen_init_cpio.
+# Build the guest's initramfs: busybox, initramfs/init and every module
+# built for $FLAVOUR (see module_dir), packed by the kernel's own
+# gen_init_cpio.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -21,8 +22,10 @@ fi
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
+	-e "s|@TOP@|$TOP|" \
 	"$TOP/initramfs/files.list" >"$list"
-mapfile -t mods < <(find "$TOP" -name '*.ko' -not -path '*/.git/*' | sort)
+mapfile -t mods < <(find "$(module_dir)" -name '*.ko' -not -path '*/.git/*' |
+	sort)
 [ ${#mods[@]} -gt 0 ] || die "no module built (run make modules)"
 for m in "${mods[@]}"; do
 	echo "file /lib/modules/opp/$(basename "$m") $m 644 0 0" >>"$list"

@@ -392,9 +392,7 @@ static void opp_ext_of_table(struct kunit *test)
 
 	opp_ext_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(ctx->dev), 3);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 3);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 200 * MHZ);
 	KUNIT_EXPECT_EQ(test, info.u_volt, 900000UL);
@@ -403,9 +401,7 @@ static void opp_ext_of_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.u_volt, 1100000UL);
 	/* Reading it again is the identical re-add of a re-probe. */
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(ctx->dev), 3);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 3);
 	ctx->dev->of_node = NULL;
 }
 
@@ -446,16 +442,12 @@ static void opp_ext_of_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
 	if (!err)
 		goto out;
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(ctx->dev), -ENODEV);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
 
 	/* Nor does it touch a table that is there. */
 	opp_ext_add4(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(ctx->dev), 4);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
 out:
 	ctx->dev->of_node = NULL;
 }
@@ -476,9 +468,7 @@ static void opp_ext_of_missing(struct kunit *test)
 	opp_ext_add4(test, ctx->dev);
 	opp_ext_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(ctx->dev), 4);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
 	ctx->dev->of_node = NULL;
 }
 

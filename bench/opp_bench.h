@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * opp_bench: what its two halves share. opp_bench.c drives the runs and
+ * holds our library's side; opp_bench_ml.c holds mainline's side. They are
+ * apart because <linux/pm_opp.h> and our opp.h name some things alike.
+ */
+#ifndef _OPP_BENCH_H
+#define _OPP_BENCH_H
+
+#include <linux/types.h>
+
+struct device;
+
+/* Query frequencies per loop; a power of two, indexed with a mask. */
+#define BENCH_Q		256
+#define BENCH_QMASK	(BENCH_Q - 1)
+
+enum bench_op { OP_CEIL, OP_FLOOR, OP_EXACT, NR_OPS };
+
+/* What a timed loop works on. */
+struct bench_ctx {
+	struct device *dev;
+	const unsigned long *q;	/* BENCH_Q query frequencies */
+	unsigned long freq;	/* the frequency an update loop works on */
+};
+
+/* A timed loop of @iters iterations; lookups return a sum, updates 0. */
+typedef unsigned long (*bench_fn)(const struct bench_ctx *c,
+				  unsigned long iters);
+
+/* Mainline's side: the same loops and helpers, on dev_pm_opp_*(). */
+unsigned long ml_ceil(const struct bench_ctx *c, unsigned long iters);
+unsigned long ml_floor(const struct bench_ctx *c, unsigned long iters);
+unsigned long ml_exact(const struct bench_ctx *c, unsigned long iters);
+unsigned long ml_toggle(const struct bench_ctx *c, unsigned long iters);
+unsigned long ml_addrm(const struct bench_ctx *c, unsigned long iters);
+int ml_add(struct device *dev, unsigned long freq, unsigned long u_volt);
+void ml_remove_table(struct device *dev);
+int ml_set_available(struct device *dev, unsigned long freq, bool on);
+unsigned long ml_find(enum bench_op op, struct device *dev, unsigned long f);
+unsigned long ml_opp_addr(struct device *dev, unsigned long freq);
+
+#endif /* _OPP_BENCH_H */

@@ -1,0 +1,1053 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * opp_bench: this OPP library against the kernel's own OPP core
+ * (dev_pm_opp_*, drivers/opp), in one boot, on identical tables.
+ *
+ * Loading the module runs every measurement, then leaves the figures in
+ * /sys/kernel/debug/opp_bench/results as CSV lines:
+ *
+ *   opp-bench,GROUP,OP,PARAM,OURS,MAINLINE,RATIO,UNIT
+ *
+ * RATIO is OURS / MAINLINE. A cost (ns, bytes) is better below 1, a rate
+ * (lookups/s) above 1. Each timing is the median of @runs runs, each run
+ * a loop long enough (@min_run_us) to dwarf the clock's resolution.
+ * Lines "opp-bench-info,KEY,VALUE" describe the run and
+ * "opp-bench-check,NAME,ok|failed,DETAIL" report that both libraries
+ * returned the same OPPs for every query that was timed.
+ *
+ * Both libraries get the same tables on the same struct device: they do
+ * not know of each other. Mainline's found OPPs are put back with
+ * dev_pm_opp_put(), as its callers must; ours are used under
+ * rcu_read_lock(), as ours must.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/mm.h>
+#include <linux/mmzone.h>
+#include <linux/module.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/task.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/vmstat.h>
+#include <linux/wait.h>
+
+#include "../opp.h"
+#include "opp_bench.h"
+
+static unsigned int runs = 9;
+module_param(runs, uint, 0444);
+MODULE_PARM_DESC(runs, "runs per figure; the median is reported (1-31)");
+
+static unsigned int min_run_us = 20000;
+module_param(min_run_us, uint, 0444);
+MODULE_PARM_DESC(min_run_us, "shortest timed loop of a run, in us");
+
+static unsigned int scale_ms = 300;
+module_param(scale_ms, uint, 0444);
+MODULE_PARM_DESC(scale_ms, "length of one read-scaling run, in ms");
+
+static unsigned int writer_us = 200;
+module_param(writer_us, uint, 0444);
+MODULE_PARM_DESC(writer_us, "the scaling writer's sleep between toggles, in us");
+
+#define BENCH_MAX_RUNS		31
+#define BENCH_NDEV		1024
+#define BENCH_FILLER_OPPS	4
+#define BENCH_BASE_HZ		100000000UL
+#define BENCH_STEP_HZ		1000000UL
+#define BENCH_MAX_ROWS		160
+
+enum bench_impl { OURS, MAINLINE, NR_IMPL };
+
+static const char * const op_names[NR_OPS] = { "ceil", "floor", "exact" };
+static const unsigned int table_sizes[] = { 4, 8, 16, 64, 256, 1024 };
+
+/* The OPPs of every table: the same rates and voltages for both. */
+static unsigned long bench_rate(unsigned int i)
+{
+	return BENCH_BASE_HZ + i * BENCH_STEP_HZ;
+}
+
+static unsigned long bench_volt(unsigned int i)
+{
+	return 800000 + i * 100;
+}
+
+/*
+ * The timed loops. Each is a plain loop around one direct call, so that
+ * the loops differ only in what they call; the sums keep the compiler
+ * from dropping the calls.
+ */
+static noinline unsigned long ours_ceil(const struct bench_ctx *c,
+					unsigned long iters)
+{
+	struct device *dev = c->dev;
+	const unsigned long *q = c->q;
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = q[i & BENCH_QMASK];
+		struct opp *opp;
+
+		rcu_read_lock();
+		opp = opp_find_freq_ceil(dev, &f);
+		if (!IS_ERR(opp))
+			sum += f;
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+static noinline unsigned long ours_floor(const struct bench_ctx *c,
+					 unsigned long iters)
+{
+	struct device *dev = c->dev;
+	const unsigned long *q = c->q;
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = q[i & BENCH_QMASK];
+		struct opp *opp;
+
+		rcu_read_lock();
+		opp = opp_find_freq_floor(dev, &f);
+		if (!IS_ERR(opp))
+			sum += f;
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+static noinline unsigned long ours_exact(const struct bench_ctx *c,
+					 unsigned long iters)
+{
+	struct device *dev = c->dev;
+	const unsigned long *q = c->q;
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = q[i & BENCH_QMASK];
+		struct opp *opp;
+
+		rcu_read_lock();
+		opp = opp_find_freq_exact(dev, f, true);
+		if (!IS_ERR(opp))
+			sum += f;
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+static const bench_fn lookup_fns[NR_IMPL][NR_OPS] = {
+	[OURS] = { ours_ceil, ours_floor, ours_exact },
+	[MAINLINE] = { ml_ceil, ml_floor, ml_exact },
+};
+
+/* The floor: a call that does nothing, opaque to the optimiser. */
+static noinline unsigned long bench_empty(struct device *dev,
+					  unsigned long *freq)
+{
+	barrier();
+	return *freq;
+}
+
+static noinline unsigned long empty_rcu_call(const struct bench_ctx *c,
+					     unsigned long iters)
+{
+	struct device *dev = c->dev;
+	const unsigned long *q = c->q;
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = q[i & BENCH_QMASK];
+
+		rcu_read_lock();
+		sum += bench_empty(dev, &f);
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+/*
+ * Update loops. cond_resched() in both, so that a long loop lets RCU end
+ * its grace periods (the kernel is not preemptible) and the memory our
+ * copy-on-write frees with kfree_rcu() does not pile up.
+ */
+static noinline unsigned long ours_toggle(const struct bench_ctx *c,
+					  unsigned long iters)
+{
+	unsigned long i, err = 0;
+
+	for (i = 0; i < iters; i++) {
+		err |= opp_disable(c->dev, c->freq);
+		err |= opp_enable(c->dev, c->freq);
+		cond_resched();
+	}
+	return err;
+}
+
+static noinline unsigned long ours_addrm(const struct bench_ctx *c,
+					 unsigned long iters)
+{
+	unsigned long i, err = 0;
+
+	for (i = 0; i < iters; i++) {
+		err |= opp_add(c->dev, c->freq, 900000);
+		err |= opp_remove(c->dev, c->freq);
+		cond_resched();
+	}
+	return err;
+}
+
+/* The results, printed by the debugfs file. */
+struct bench_row {
+	const char *group;
+	const char *op;
+	char param[16];
+	u64 val[NR_IMPL];	/* tenths of the unit */
+	bool has[NR_IMPL];
+	const char *unit;
+};
+
+static struct bench_row *rows;
+static unsigned int nr_rows;
+static unsigned int agree_bad, agree_total;
+static unsigned long bench_sink;
+static struct dentry *bench_dir;
+
+static __printf(4, 5)
+struct bench_row *bench_row(const char *group, const char *op,
+			    const char *unit, const char *fmt, ...)
+{
+	struct bench_row *r;
+	va_list args;
+
+	if (nr_rows == BENCH_MAX_ROWS)
+		return NULL;
+	r = &rows[nr_rows++];
+	r->group = group;
+	r->op = op;
+	r->unit = unit;
+	va_start(args, fmt);
+	vsnprintf(r->param, sizeof(r->param), fmt, args);
+	va_end(args);
+	return r;
+}
+
+static void bench_set(struct bench_row *r, enum bench_impl impl, u64 tenths)
+{
+	if (!r)
+		return;
+	r->val[impl] = tenths;
+	r->has[impl] = true;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static u64 median(u64 *v, unsigned int n)
+{
+	sort(v, n, sizeof(*v), cmp_u64, NULL);
+	return v[n / 2];
+}
+
+static u64 bench_run(bench_fn fn, const struct bench_ctx *c,
+		     unsigned long iters)
+{
+	u64 t0 = ktime_get_ns();
+
+	bench_sink += fn(c, iters);
+	return ktime_get_ns() - t0;
+}
+
+/*
+ * Tenths of ns per iteration of @fn: the loop length is doubled until one
+ * run takes min_run_us (which also warms the caches), then the median of
+ * @runs runs of that length is taken.
+ */
+static u64 bench_time(bench_fn fn, const struct bench_ctx *c)
+{
+	u64 t[BENCH_MAX_RUNS];
+	u64 min_ns = (u64)min_run_us * NSEC_PER_USEC;
+	unsigned long iters = 16;
+	unsigned int r;
+
+	while (bench_run(fn, c, iters) < min_ns && iters < (1UL << 28)) {
+		iters *= 2;
+		cond_resched();
+	}
+	for (r = 0; r < runs; r++) {
+		t[r] = bench_run(fn, c, iters);
+		cond_resched();
+	}
+	return div64_u64(median(t, runs) * 10, iters);
+}
+
+/* Table setup and teardown, the same OPPs in both libraries. */
+static int bench_add(enum bench_impl impl, struct device *dev,
+		     unsigned int i)
+{
+	if (impl == OURS)
+		return opp_add(dev, bench_rate(i), bench_volt(i));
+	return ml_add(dev, bench_rate(i), bench_volt(i));
+}
+
+static int bench_add_table(enum bench_impl impl, struct device *dev,
+			   unsigned int n)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = bench_add(impl, dev, i);
+		if (ret) {
+			dev_err(dev, "%s add %u: %d\n",
+				impl == OURS ? "ours" : "mainline", i, ret);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static void bench_remove_table(enum bench_impl impl, struct device *dev)
+{
+	if (impl == OURS)
+		opp_remove_table(dev);
+	else
+		ml_remove_table(dev);
+}
+
+static void bench_remove_both(struct device *dev)
+{
+	bench_remove_table(OURS, dev);
+	bench_remove_table(MAINLINE, dev);
+}
+
+static int bench_add_both(struct device *dev, unsigned int n)
+{
+	int ret = bench_add_table(OURS, dev, n);
+
+	if (!ret)
+		ret = bench_add_table(MAINLINE, dev, n);
+	if (ret)
+		bench_remove_both(dev);
+	return ret;
+}
+
+/*
+ * Queries spread over an n-OPP table (i * 433 mod n walks the table in
+ * strides): ceil asks half a step below an OPP, floor half a step above,
+ * exact at it, so that each finds that OPP.
+ */
+static void bench_queries(unsigned long (*q)[BENCH_Q], unsigned int n)
+{
+	unsigned int j;
+
+	for (j = 0; j < BENCH_Q; j++) {
+		unsigned long r = bench_rate((j * 433) % n);
+
+		q[OP_CEIL][j] = r - BENCH_STEP_HZ / 2;
+		q[OP_FLOOR][j] = r + BENCH_STEP_HZ / 2;
+		q[OP_EXACT][j] = r;
+	}
+}
+
+/* One query in one library: the rate found, or 0. */
+static unsigned long bench_find(enum bench_impl impl, enum bench_op op,
+				struct device *dev, unsigned long f)
+{
+	struct opp *opp;
+
+	if (impl == MAINLINE)
+		return ml_find(op, dev, f);
+	rcu_read_lock();
+	if (op == OP_CEIL)
+		opp = opp_find_freq_ceil(dev, &f);
+	else if (op == OP_FLOOR)
+		opp = opp_find_freq_floor(dev, &f);
+	else
+		opp = opp_find_freq_exact(dev, f, true);
+	rcu_read_unlock();
+	return IS_ERR(opp) ? 0 : f;
+}
+
+/* Both libraries must answer every query the same, and find an OPP. */
+static void bench_agree(struct device *dev, enum bench_op op,
+			const unsigned long *q)
+{
+	unsigned int j;
+
+	for (j = 0; j < BENCH_Q; j++) {
+		unsigned long a = bench_find(OURS, op, dev, q[j]);
+		unsigned long b = bench_find(MAINLINE, op, dev, q[j]);
+
+		agree_total++;
+		if (!a || a != b) {
+			if (!agree_bad)
+				dev_err(dev, "%s(%lu): ours %lu, mainline %lu\n",
+					op_names[op], q[j], a, b);
+			agree_bad++;
+		}
+	}
+}
+
+/* The bytes of the allocation that holds @p (interior pointers too). */
+static size_t bench_obj_size(const void *p)
+{
+	struct folio *folio = virt_to_folio(p);
+
+	return folio_test_slab(folio) ? ksize(p) : folio_size(folio);
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Allocator bytes per OPP, the same way for both libraries: the size of
+ * the allocation each OPP lives in (as the allocator rounds it), each
+ * allocation counted once however many OPPs share it, over the OPPs.
+ * OPPs are found by address: sorted, a pointer less than one allocation
+ * size past the first of a group lies in the same allocation. Tenths of
+ * bytes, or 0 on failure (or under KASAN).
+ */
+static u64 bench_opp_bytes(enum bench_impl impl, struct device *dev,
+			   unsigned int n)
+{
+	unsigned long *p, base = 0;
+	size_t size = 0, total = 0;
+	unsigned int i;
+
+	/* ksize() of an inner pointer would trip KASAN's unpoisoning. */
+	if (IS_ENABLED(CONFIG_KASAN))
+		return 0;
+	p = kcalloc(n, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (impl == OURS) {
+			struct opp *opp;
+
+			rcu_read_lock();
+			opp = opp_find_freq_exact(dev, bench_rate(i), true);
+			p[i] = IS_ERR(opp) ? 0 : (unsigned long)opp;
+			rcu_read_unlock();
+		} else {
+			p[i] = ml_opp_addr(dev, bench_rate(i));
+		}
+		if (!p[i]) {
+			kfree(p);
+			return 0;
+		}
+	}
+	/* The tables do not change meanwhile: the addresses stay valid. */
+	sort(p, n, sizeof(*p), cmp_ptr, NULL);
+	for (i = 0; i < n; i++) {
+		if (i && p[i] - base < size)
+			continue;
+		base = p[i];
+		size = bench_obj_size((void *)base);
+		total += size;
+	}
+	kfree(p);
+	return div_u64((u64)total * 10, n);
+}
+
+static struct device **devs;
+
+static void bench_dev_release(struct device *dev)
+{
+	kfree(dev);
+}
+
+static void bench_put_devs(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < BENCH_NDEV && devs[i]; i++)
+		put_device(devs[i]);
+	kfree(devs);
+	devs = NULL;
+}
+
+/* Bare devices: all that dev_pm_opp_add() and opp_add() need. */
+static int bench_get_devs(void)
+{
+	unsigned int i;
+
+	devs = kcalloc(BENCH_NDEV, sizeof(*devs), GFP_KERNEL);
+	if (!devs)
+		return -ENOMEM;
+	for (i = 0; i < BENCH_NDEV; i++) {
+		struct device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+
+		if (!dev)
+			goto nomem;
+		device_initialize(dev);
+		dev->release = bench_dev_release;
+		devs[i] = dev;
+		if (dev_set_name(dev, "opp-bench.%u", i))
+			goto nomem;
+	}
+	return 0;
+nomem:
+	bench_put_devs();
+	return -ENOMEM;
+}
+
+static void bench_set_both(struct bench_row *r, u64 ours, u64 mainline)
+{
+	bench_set(r, OURS, ours);
+	bench_set(r, MAINLINE, mainline);
+}
+
+/* One update pair, timed in both libraries once each proved it works. */
+static void bench_update(const char *op, unsigned int n, bench_fn fo,
+			 bench_fn fm, const struct bench_ctx *c)
+{
+	struct bench_row *r = bench_row("update", op, "ns", "%u", n);
+
+	if (fo(c, 1) || fm(c, 1)) {
+		dev_err(c->dev, "%s failed\n", op);
+		return;
+	}
+	bench_set_both(r, bench_time(fo, c), bench_time(fm, c));
+}
+
+/*
+ * Update latency on an n-OPP table: disable+enable of the OPP in the
+ * middle, add+remove of a new OPP between two.
+ */
+static void bench_updates(struct device *dev, unsigned int n)
+{
+	struct bench_ctx c = { .dev = dev, .freq = bench_rate(n / 2) };
+
+	bench_update("disable+enable", n, ours_toggle, ml_toggle, &c);
+	c.freq += BENCH_STEP_HZ / 2;
+	bench_update("add+remove", n, ours_addrm, ml_addrm, &c);
+}
+
+/* ns per lookup, 4 to 1024 OPPs; update latency at 8 and 1024. */
+static int bench_tables(unsigned long (*q)[BENCH_Q])
+{
+	struct device *dev = devs[0];
+	unsigned int s, n;
+	int op, impl, ret;
+
+	for (s = 0; s < ARRAY_SIZE(table_sizes); s++) {
+		n = table_sizes[s];
+		pr_info("lookups in a table of %u OPPs\n", n);
+		ret = bench_add_both(dev, n);
+		if (ret)
+			return ret;
+		bench_queries(q, n);
+		for (op = 0; op < NR_OPS; op++) {
+			struct bench_ctx c = { .dev = dev, .q = q[op] };
+			struct bench_row *r;
+
+			bench_agree(dev, op, q[op]);
+			r = bench_row("lookup", op_names[op], "ns", "%u", n);
+			for (impl = 0; impl < NR_IMPL; impl++)
+				bench_set(r, impl,
+					  bench_time(lookup_fns[impl][op], &c));
+		}
+		bench_set_both(bench_row("memory", "opp-object", "bytes", "%u", n),
+			       bench_opp_bytes(OURS, dev, n),
+			       bench_opp_bytes(MAINLINE, dev, n));
+		if (n == 8 || n == 1024)
+			bench_updates(dev, n);
+		bench_remove_both(dev);
+		cond_resched();
+	}
+	return 0;
+}
+
+/* The RCU floor and a grace period, for scale. */
+static void bench_floor(unsigned long (*q)[BENCH_Q])
+{
+	struct bench_ctx c = { .dev = devs[0], .q = q[OP_CEIL] };
+	u64 t[BENCH_MAX_RUNS];
+	unsigned int r;
+
+	bench_set(bench_row("floor", "rcu+call", "ns", "-"), OURS,
+		  bench_time(empty_rcu_call, &c));
+	for (r = 0; r < runs; r++) {
+		u64 t0 = ktime_get_ns();
+
+		synchronize_rcu();
+		t[r] = ktime_get_ns() - t0;
+	}
+	bench_set(bench_row("update", "synchronize_rcu", "ns", "-"), OURS,
+		  median(t, runs) * 10);
+}
+
+/*
+ * Lookups on an 8-OPP table with 1, 64 and 1024 devices registered, the
+ * one looked up registered first or last. The others have
+ * BENCH_FILLER_OPPS OPPs: neither library's search depends on the size of
+ * other tables.
+ */
+static int bench_devices(unsigned long (*q)[BENCH_Q])
+{
+	static const unsigned int counts[] = { 1, 64, BENCH_NDEV };
+	unsigned int k, d = 0, op, impl;
+	int ret;
+
+	bench_queries(q, 8);
+	for (k = 0; k < ARRAY_SIZE(counts); k++) {
+		unsigned int nd = counts[k], pos;
+
+		pr_info("lookups with %u devices\n", nd);
+		for (; d < nd; d++) {
+			bool probed = d == 0 || d == nd - 1;
+
+			ret = bench_add_both(devs[d],
+					     probed ? 8 : BENCH_FILLER_OPPS);
+			if (ret)
+				goto out;
+			cond_resched();
+		}
+		for (pos = 0; pos < (nd == 1 ? 1 : 2); pos++) {
+			struct device *dev = devs[pos ? nd - 1 : 0];
+
+			for (op = 0; op < NR_OPS; op++) {
+				struct bench_ctx c = { .dev = dev, .q = q[op] };
+				struct bench_row *r;
+
+				bench_agree(dev, op, q[op]);
+				if (nd == 1)
+					r = bench_row("devices", op_names[op],
+						      "ns", "1");
+				else
+					r = bench_row("devices", op_names[op],
+						      "ns", "%u-%s", nd,
+						      pos ? "last" : "first");
+				for (impl = 0; impl < NR_IMPL; impl++)
+					bench_set(r, impl,
+						  bench_time(lookup_fns[impl][op],
+							     &c));
+			}
+		}
+	}
+	ret = 0;
+out:
+	while (d--)
+		bench_remove_both(devs[d]);
+	return ret;
+}
+
+/* Read scaling: reader kthreads on separate CPUs, an optional writer. */
+struct bench_scale {
+	enum bench_impl impl;
+	struct bench_ctx ctx;
+	wait_queue_head_t wq;
+	bool go;
+	bool stop;
+};
+
+struct bench_thread {
+	struct bench_scale *s;
+	struct task_struct *task;
+	unsigned long ops;
+	u64 ns;
+};
+
+static int bench_reader(void *arg)
+{
+	struct bench_thread *t = arg;
+	struct bench_scale *s = t->s;
+	bench_fn fn = lookup_fns[s->impl][OP_CEIL];
+	unsigned long ops = 0;
+	u64 t0;
+
+	wait_event(s->wq, READ_ONCE(s->go) || kthread_should_stop());
+	t0 = ktime_get_ns();
+	while (!READ_ONCE(s->stop) && !kthread_should_stop()) {
+		bench_sink += fn(&s->ctx, 32);
+		ops += 32;
+		cond_resched();
+	}
+	t->ns = ktime_get_ns() - t0;
+	t->ops = ops;
+	return 0;
+}
+
+static int bench_writer(void *arg)
+{
+	struct bench_thread *t = arg;
+	struct bench_scale *s = t->s;
+	struct device *dev = s->ctx.dev;
+	unsigned long f = s->ctx.freq, ops = 0;
+	u64 t0;
+
+	wait_event(s->wq, READ_ONCE(s->go) || kthread_should_stop());
+	t0 = ktime_get_ns();
+	while (!READ_ONCE(s->stop) && !kthread_should_stop()) {
+		if (s->impl == OURS)
+			ops += !opp_disable(dev, f) + !opp_enable(dev, f);
+		else
+			ops += !ml_set_available(dev, f, false) +
+			       !ml_set_available(dev, f, true);
+		usleep_range(writer_us, writer_us + writer_us / 2);
+	}
+	t->ns = ktime_get_ns() - t0;
+	t->ops = ops;
+	return 0;
+}
+
+static struct task_struct *bench_spawn(int (*fn)(void *),
+				       struct bench_thread *t, int cpu)
+{
+	struct task_struct *task;
+
+	if (cpu >= 0)
+		task = kthread_create_on_cpu(fn, t, cpu, "opp_bench/%u");
+	else
+		task = kthread_create(fn, t, "opp_bench_w");
+	if (IS_ERR(task))
+		return task;
+	/* The thread may return before kthread_stop(): keep its task. */
+	get_task_struct(task);
+	wake_up_process(task);
+	return task;
+}
+
+/*
+ * Aggregate lookups/s of @nr readers, in tenths; *@wops: the writer's
+ * toggles/s (0 without a writer). -errno if a thread could not start.
+ */
+static s64 bench_scale_once(enum bench_impl impl, struct device *dev,
+			    const unsigned long *q, unsigned int nr,
+			    bool writer, u64 *wops)
+{
+	struct bench_scale s = {
+		.impl = impl,
+		.ctx = { .dev = dev, .q = q, .freq = bench_rate(3) },
+	};
+	struct bench_thread t[NR_CPUS + 1] = {};
+	unsigned int i, cpu, n = 0;
+	u64 rate = 0;
+	int ret = 0;
+
+	init_waitqueue_head(&s.wq);
+	/* Readers on CPUs 1, 2, ..., then 0: away from the starter's CPU. */
+	for (i = 0; i < nr; i++) {
+		cpu = (i + 1) % num_online_cpus();
+		t[n].s = &s;
+		t[n].task = bench_spawn(bench_reader, &t[n], cpu);
+		if (IS_ERR(t[n].task)) {
+			ret = PTR_ERR(t[n].task);
+			goto stop;
+		}
+		n++;
+	}
+	if (writer) {
+		t[n].s = &s;
+		t[n].task = bench_spawn(bench_writer, &t[n], -1);
+		if (IS_ERR(t[n].task)) {
+			ret = PTR_ERR(t[n].task);
+			goto stop;
+		}
+		n++;
+	}
+	WRITE_ONCE(s.go, true);
+	wake_up_all(&s.wq);
+	msleep(scale_ms);
+	WRITE_ONCE(s.stop, true);
+stop:
+	for (i = 0; i < n; i++) {
+		kthread_stop(t[i].task);
+		put_task_struct(t[i].task);
+	}
+	if (ret)
+		return ret;
+	*wops = 0;
+	for (i = 0; i < n; i++) {
+		u64 r = t[i].ns ? div64_u64((u64)t[i].ops * NSEC_PER_SEC * 10,
+					    t[i].ns) : 0;
+
+		if (writer && i == n - 1)
+			*wops = r;
+		else
+			rate += r;
+	}
+	return rate;
+}
+
+static int bench_scaling(unsigned long (*q)[BENCH_Q])
+{
+	static const unsigned int readers[] = { 1, 2, 4 };
+	struct device *dev = devs[0];
+	unsigned int k, w, impl, r;
+	int ret;
+
+	pr_info("read scaling\n");
+	ret = bench_add_both(dev, 8);
+	if (ret)
+		return ret;
+	bench_queries(q, 8);
+	for (w = 0; w < 2; w++) {
+		for (k = 0; k < ARRAY_SIZE(readers); k++) {
+			struct bench_row *row, *wrow = NULL;
+
+			if (readers[k] > num_online_cpus())
+				continue;
+			row = bench_row("scaling", w ? "readers+writer" :
+					"readers", "lookups/s", "%u",
+					readers[k]);
+			if (w)
+				wrow = bench_row("scaling", "writer-toggles",
+						 "toggles/s", "%u", readers[k]);
+			for (impl = 0; impl < NR_IMPL; impl++) {
+				u64 v[BENCH_MAX_RUNS], wv[BENCH_MAX_RUNS];
+
+				for (r = 0; r < runs; r++) {
+					s64 x = bench_scale_once(impl, dev,
+								 q[OP_CEIL],
+								 readers[k], w,
+								 &wv[r]);
+
+					if (x < 0) {
+						ret = x;
+						goto out;
+					}
+					v[r] = x;
+				}
+				bench_set(row, impl, median(v, runs));
+				if (wrow)
+					bench_set(wrow, impl, median(wv, runs));
+			}
+		}
+	}
+out:
+	bench_remove_both(dev);
+	return ret;
+}
+
+/*
+ * Slab memory in bytes, with the per-CPU deltas the global counter has
+ * not folded in yet (they are worth hundreds of KB on 4 CPUs), as
+ * zone_page_state_snapshot() does for zone counters.
+ */
+static s64 bench_slab(enum node_stat_item item)
+{
+	s64 pages = global_node_page_state_pages(item);
+	int nid, cpu;
+
+	for_each_online_node(nid)
+		for_each_online_cpu(cpu)
+			pages += per_cpu_ptr(NODE_DATA(nid)->per_cpu_nodestats,
+					     cpu)->vm_node_stat_diff[item];
+	return pages << PAGE_SHIFT;
+}
+
+/*
+ * Let deferred frees finish: kfree_rcu() batches (drained every few
+ * jiffies, then after a grace period) and call_rcu() ones (debugfs
+ * dentries).
+ */
+static void bench_settle(void)
+{
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		msleep(40);
+		rcu_barrier();
+	}
+}
+
+struct bench_mem {
+	s64 unrecl;
+	s64 recl;
+};
+
+/*
+ * Slab growth for @nd devices with @n OPPs each in one library. The OPPs
+ * go in round by round (the i-th OPP of every device, then a pause), so
+ * that the copies our copy-on-write replaced are freed before the next
+ * round allocates and their slots are reused, as on a system where
+ * tables are registered over time; what is left of them still counts.
+ */
+static int bench_mem_delta(enum bench_impl impl, unsigned int nd,
+			   unsigned int n, struct bench_mem *m)
+{
+	s64 u0, r0;
+	unsigned int i, d;
+	int ret = 0;
+
+	bench_settle();
+	u0 = bench_slab(NR_SLAB_UNRECLAIMABLE_B);
+	r0 = bench_slab(NR_SLAB_RECLAIMABLE_B);
+	for (i = 0; i < n && !ret; i++) {
+		for (d = 0; d < nd && !ret; d++) {
+			ret = bench_add(impl, devs[d], i);
+			cond_resched();
+		}
+		bench_settle();
+	}
+	m->unrecl = bench_slab(NR_SLAB_UNRECLAIMABLE_B) - u0;
+	m->recl = bench_slab(NR_SLAB_RECLAIMABLE_B) - r0;
+	for (d = 0; d < nd; d++)
+		bench_remove_table(impl, devs[d]);
+	bench_settle();
+	return ret;
+}
+
+/*
+ * Per table: slab growth of 1024 one-OPP tables over 1024, less the
+ * per-OPP figure. Per OPP: growth of 256 eight-OPP tables less 256 tables,
+ * over the 1792 OPPs beyond the first of each table. Unreclaimable slab
+ * holds both libraries' structures; reclaimable slab holds mainline's
+ * debugfs dentries and inodes, one directory per table and per OPP.
+ */
+static int bench_memory(void)
+{
+	struct bench_mem one[NR_IMPL], eight[NR_IMPL];
+	struct bench_row *rt, *ro, *rd;
+	unsigned int impl;
+	int ret;
+
+	pr_info("memory\n");
+	for (impl = 0; impl < NR_IMPL; impl++) {
+		ret = bench_mem_delta(impl, BENCH_NDEV, 1, &one[impl]);
+		if (!ret)
+			ret = bench_mem_delta(impl, 256, 8, &eight[impl]);
+		if (ret)
+			return ret;
+	}
+	ro = bench_row("memory", "slab-per-opp", "bytes", "8");
+	rt = bench_row("memory", "slab-per-table", "bytes", "1");
+	rd = bench_row("memory", "debugfs-per-opp", "bytes", "8");
+	for (impl = 0; impl < NR_IMPL; impl++) {
+		/* in tenths of a byte */
+		s64 per_opp = div_s64((eight[impl].unrecl -
+				       div_s64(one[impl].unrecl * 256,
+					       BENCH_NDEV)) * 10, 256 * 7);
+		s64 per_table = div_s64(one[impl].unrecl * 10, BENCH_NDEV) -
+				per_opp;
+
+		bench_set(ro, impl, max_t(s64, per_opp, 0));
+		bench_set(rt, impl, max_t(s64, per_table, 0));
+		bench_set(rd, impl, max_t(s64, div_s64(eight[impl].recl * 10,
+						       256 * 8), 0));
+	}
+	return 0;
+}
+
+static void print_tenths(struct seq_file *m, const struct bench_row *r,
+			 enum bench_impl impl)
+{
+	u32 rem;
+	u64 q;
+
+	if (!r->has[impl])
+		return;
+	q = div_u64_rem(r->val[impl], 10, &rem);
+	seq_printf(m, "%llu.%u", q, rem);
+}
+
+static int results_show(struct seq_file *m, void *v)
+{
+	unsigned int i;
+
+	seq_printf(m, "opp-bench-info,cpus,%u\n", num_online_cpus());
+	seq_printf(m, "opp-bench-info,hz,%u\n", HZ);
+	seq_printf(m, "opp-bench-info,runs,%u\n", runs);
+	seq_printf(m, "opp-bench-info,min_run_us,%u\n", min_run_us);
+	seq_printf(m, "opp-bench-info,scale_ms,%u\n", scale_ms);
+	seq_printf(m, "opp-bench-info,writer_us,%u\n", writer_us);
+	seq_printf(m, "opp-bench-info,sizeof_long,%zu\n", sizeof(long));
+	seq_printf(m, "opp-bench-check,agree,%s,%u of %u queries differ\n",
+		   agree_bad ? "failed" : "ok", agree_bad, agree_total);
+	for (i = 0; i < nr_rows; i++) {
+		const struct bench_row *r = &rows[i];
+
+		seq_printf(m, "opp-bench,%s,%s,%s,", r->group, r->op, r->param);
+		print_tenths(m, r, OURS);
+		seq_putc(m, ',');
+		print_tenths(m, r, MAINLINE);
+		seq_putc(m, ',');
+		if (r->has[OURS] && r->has[MAINLINE] && r->val[MAINLINE]) {
+			u64 ratio = div64_u64(r->val[OURS] * 1000,
+					      r->val[MAINLINE]);
+			u32 rem;
+
+			ratio = div_u64_rem(ratio, 1000, &rem);
+			seq_printf(m, "%llu.%03u", ratio, rem);
+		}
+		seq_printf(m, ",%s\n", r->unit);
+	}
+	seq_puts(m, "opp-bench-end\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(results);
+
+static int __init opp_bench_init(void)
+{
+	unsigned long (*q)[BENCH_Q];
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	if (!runs || runs > BENCH_MAX_RUNS || !min_run_us || !scale_ms)
+		return -EINVAL;
+	rows = kcalloc(BENCH_MAX_ROWS, sizeof(*rows), GFP_KERNEL);
+	q = kcalloc(NR_OPS, sizeof(*q), GFP_KERNEL);
+	if (!rows || !q) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = bench_get_devs();
+	if (ret)
+		goto out;
+
+	bench_floor(q);
+	ret = bench_tables(q);
+	if (!ret)
+		ret = bench_devices(q);
+	if (!ret)
+		ret = bench_scaling(q);
+	if (!ret)
+		ret = bench_memory();
+	bench_put_devs();
+	if (ret)
+		goto out;
+
+	bench_dir = debugfs_create_dir("opp_bench", NULL);
+	debugfs_create_file("results", 0444, bench_dir, NULL, &results_fops);
+	pr_info("done in %llu ms\n", div_u64(ktime_get_ns() - t0,
+					     NSEC_PER_MSEC));
+out:
+	kfree(q);
+	if (ret) {
+		pr_err("failed: %d\n", ret);
+		kfree(rows);
+	}
+	return ret;
+}
+module_init(opp_bench_init);
+
+static void __exit opp_bench_exit(void)
+{
+	debugfs_remove_recursive(bench_dir);
+	kfree(rows);
+}
+module_exit(opp_bench_exit);
+
+MODULE_DESCRIPTION("OPP library against the kernel's OPP core: benchmarks");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: boot the bench kernel (no debug option, CONFIG_PM_OPP=y) with
+# opp.ko and bench/opp_bench.ko, which measures this library against the
+# kernel's own OPP core in the same boot. Prints the table of figures and
+# the issue's targets, and leaves in $OPP_RUNS/bench:
+#   results.csv   group,op,param,ours,mainline,ratio,unit
+#   table.md      the same as a Markdown table
+#   targets.md    each target: measured, met or missed
+#   lookup.png    ns per lookup against table size, both libraries
+#   scaling.png   lookups/s against reader count, with and without writer
+#   channel.log, console.log   the guest's report and console
+#
+#   bench.sh [--record]   --record also copies them to Documentation/bench
+#
+# OPP_BENCH_ARGS passes module parameters (runs=, min_run_us=, scale_ms=,
+# writer_us=; see bench/opp_bench_main.c).
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+record=0
+[ "${1:-}" = --record ] && record=1
+export FLAVOUR=bench
+
+EXTRA_PKGS="${EXTRA_PKGS:-} gnuplot-nox" "$TOP/scripts/deps.sh"
+"$TOP/scripts/build-kernel.sh" >/dev/null
+make -s -C "$TOP" modules FLAVOUR=bench >/dev/null
+
+out=$OPP_RUNS/bench
+rm -rf "$out"
+args=()
+[ -n "${OPP_BENCH_ARGS:-}" ] && args=(--test-args "$OPP_BENCH_ARGS")
+"$TOP/scripts/run-qemu.sh" --mode bench --out "$out" --timeout 600 "${args[@]}"
+
+tr -d '\r' <"$out/channel.log" >"$out/report.log"
+if ! grep -q '^opp-bench-end' "$out/report.log"; then
+	tail -n 20 "$out/report.log" >&2
+	grep -E 'opp_bench|BUG|WARNING|Oops' "$out/console.log" | tail -n 10 >&2 || true
+	die "the bench did not complete (see $out)"
+fi
+
+{
+	echo "group,op,param,ours,mainline,ratio,unit"
+	sed -n 's/^opp-bench,//p' "$out/report.log"
+} >"$out/results.csv"
+
+# The table, for the terminal and as Markdown.
+awk -F, 'NR > 1 {
+	printf "%-8s %-16s %-11s %14s %14s %8s  %s\n", $1, $2, $3, $4, $5, $6, $7
+}' "$out/results.csv" >"$out/table.txt"
+awk -F, 'NR == 1 { print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | ratio ours/mainline | " $7 " |";
+		   print "|---|---|---|--:|--:|--:|---|"; next }
+	{ print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |" }' \
+	"$out/results.csv" >"$out/table.md"
+
+# The targets of the issue, from the figures.
+awk -F, '
+function v(key, col) { if (!((key, col) in val)) { missing = 1; return 0 } return val[key, col] }
+function row(name, got, ok) {
+	printf "| %s | %s | %s |\n", name, got, ok ? "met" : "**missed**"
+}
+NR > 1 { key = $1 "," $2 "," $3; val[key, "o"] = $4; val[key, "m"] = $5 }
+END {
+	print "| target | measured | verdict |"
+	print "|---|---|---|"
+	o = v("lookup,ceil,8", "o"); m = v("lookup,ceil,8", "m")
+	row("ceil on 8 OPPs >= 10x faster than mainline",
+	    sprintf("%.1fx (%s vs %s ns)", m / o, o, m), m / o >= 10)
+
+	worst = 0; s = ""
+	split("ceil floor exact", ops, " ")
+	for (i = 1; i <= 3; i++) {
+		r = v("lookup," ops[i] ",1024", "o") / v("lookup," ops[i] ",8", "o")
+		rm = v("lookup," ops[i] ",1024", "m") / v("lookup," ops[i] ",8", "m")
+		s = s sprintf("%s %.2fx (mainline %.1fx); ", ops[i], r, rm)
+		if (r > worst) worst = r
+	}
+	row("1024-OPP lookup <= 2x an 8-OPP one", s, worst <= 2)
+
+	worst = 0; s = ""
+	for (i = 1; i <= 3; i++) {
+		one = v("devices," ops[i] ",1", "o")
+		f = v("devices," ops[i] ",1024-first", "o") / one
+		l = v("devices," ops[i] ",1024-last", "o") / one
+		mf = v("devices," ops[i] ",1024-first", "m") / v("devices," ops[i] ",1", "m")
+		s = s sprintf("%s %.2fx/%.2fx (mainline %.1fx); ", ops[i], f, l, mf)
+		if (f > worst) worst = f
+		if (l > worst) worst = l
+	}
+	row("1024 devices: lookup <= 1.5x the 1-device cost (first/last registered)",
+	    s, worst <= 1.5)
+
+	o = v("update,disable+enable,8", "o"); m = v("update,disable+enable,8", "m")
+	gp = v("update,synchronize_rcu,-", "o")
+	row("disable+enable at least as fast as mainline, no grace period",
+	    sprintf("%s vs %s ns (%.2fx); a grace period takes %.0f ns, %.0fx the pair",
+		    o, m, o / m, gp, gp / o), o <= m && gp / o >= 10)
+
+	r1 = v("scaling,readers+writer,1", "o"); r2 = v("scaling,readers+writer,2", "o")
+	m1 = v("scaling,readers+writer,1", "m"); m2 = v("scaling,readers+writer,2", "m")
+	row("2 readers >= 1.8x the lookups/s of 1 while a writer toggles",
+	    sprintf("%.2fx (mainline %.2fx)", r2 / r1, m2 / m1), r2 / r1 >= 1.8)
+
+	ob = v("memory,opp-object,8", "o"); sb = v("memory,slab-per-opp,8", "o")
+	row("<= 32 bytes per OPP (32-bit ARM)",
+	    sprintf("%s B allocated, %s B of slab pages (mainline %s / %s B + %s B debugfs)",
+		    ob, sb, v("memory,opp-object,8", "m"), v("memory,slab-per-opp,8", "m"),
+		    v("memory,debugfs-per-opp,8", "m")), ob <= 32 && sb <= 32)
+
+	o = v("lookup,ceil,8", "o"); fl = v("floor,rcu+call,-", "o")
+	row("8-OPP lookup <= 3x the empty-RCU floor",
+	    sprintf("%.2fx (%s vs %s ns)", o / fl, o, fl), o / fl <= 3)
+	if (missing)
+		print "| (some figures are missing from the run) | | **missed** |"
+}' "$out/results.csv" >"$out/targets.md"
+
+# The plots.
+awk -F, '$1 == "lookup" { o[$3, $2] = $4; m[$3, $2] = $5; size[$3] = 1 }
+	END {
+		for (n in size)
+			print n, o[n, "ceil"], m[n, "ceil"], o[n, "floor"],
+			      m[n, "floor"], o[n, "exact"], m[n, "exact"]
+	}' "$out/results.csv" | sort -n >"$out/lookup.dat"
+awk -F, '$1 == "scaling" && $2 ~ /^readers/ {
+		w = $2 == "readers" ? 0 : 1; o[$3, w] = $4; m[$3, w] = $5; nr[$3] = 1
+	}
+	END {
+		for (n in nr)
+			print n, o[n, 0], m[n, 0], o[n, 1], m[n, 1]
+	}' "$out/results.csv" | sort -n >"$out/scaling.dat"
+gnuplot <<EOF
+set terminal png size 800,520
+set grid
+set key top left
+set output "$out/lookup.png"
+set title "OPP lookup cost against table size (QEMU TCG: compare the lines, not the ns)"
+set logscale xy 2
+set xlabel "OPPs in the table"
+set ylabel "ns per lookup"
+set xtics (4, 8, 16, 64, 256, 1024)
+plot "$out/lookup.dat" using 1:2 with linespoints lw 2 title "ours ceil", \
+     "" using 1:4 with linespoints lw 2 title "ours floor", \
+     "" using 1:6 with linespoints lw 2 title "ours exact", \
+     "" using 1:3 with linespoints dt 2 title "mainline ceil", \
+     "" using 1:5 with linespoints dt 2 title "mainline floor", \
+     "" using 1:7 with linespoints dt 2 title "mainline exact"
+set output "$out/scaling.png"
+set title "Aggregate lookups/s against reader kthreads (8-OPP table, ceil)"
+unset logscale
+set logscale y 10
+set xlabel "reader kthreads, one per CPU"
+set ylabel "lookups/s"
+set xtics (1, 2, 4)
+set xrange [0.8:4.2]
+plot "$out/scaling.dat" using 1:2 with linespoints lw 2 title "ours", \
+     "" using 1:4 with linespoints lw 2 title "ours, writer toggling", \
+     "" using 1:3 with linespoints dt 2 title "mainline", \
+     "" using 1:5 with linespoints dt 2 title "mainline, writer toggling"
+EOF
+
+echo
+echo "--- ours against the kernel's OPP core ($out/results.csv) ---"
+echo "ratio = ours/mainline: below 1 is better for ns and bytes, above 1 for rates"
+printf '%-8s %-16s %-11s %14s %14s %8s  %s\n' group op param ours mainline ratio unit
+cat "$out/table.txt"
+echo
+sed -n 's/^opp-bench-check,//p' "$out/report.log"
+echo
+cat "$out/targets.md"
+echo
+echo "plots: $out/lookup.png $out/scaling.png"
+
+if [ $record -eq 1 ]; then
+	doc=$TOP/Documentation/bench
+	mkdir -p "$doc"
+	cp "$out/results.csv" "$out/table.md" "$out/targets.md" \
+		"$out/lookup.png" "$out/scaling.png" "$doc/"
+	grep '^opp-bench-info' "$out/report.log" >"$doc/info.csv"
+	echo "recorded in $doc"
+fi
+grep -q '^opp-bench-check,agree,ok' "$out/report.log" ||
+	die "the two libraries disagreed on some lookups"
