@@ -499,6 +499,8 @@ static int torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
 
+	/* As rcutorture's readers: the updaters get a CPU when they want one. */
+	set_user_nice(current, MAX_NICE);
 	hrtimer_start(&rd->timer, ns_to_ktime(irq_period_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	while (!kthread_should_stop()) {
@@ -654,7 +656,8 @@ static void torture_update_one(struct torture_updater *up)
 	case 4 ... 6:
 		torture_check_cpufreq(d);
 		break;
-	case 9 ... 12:
+	case 9 ... 10:
+		/* Unregistering waits for an SRCU grace period: not too often. */
 		torture_notifier_op(up, d);
 		break;
 	case 7 ... 8:
@@ -696,11 +699,7 @@ static int torture_updater_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		torture_update_one(up);
-		/* Let readers run between updates now and then. */
-		if ((up->ops & 15) == 0)
-			usleep_range(50, 100);
-		else
-			cond_resched();
+		cond_resched();
 	}
 	return 0;
 }
