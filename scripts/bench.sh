@@ -29,11 +29,21 @@ make -s -C "$TOP" modules FLAVOUR=bench >/dev/null
 
 out=$OPP_RUNS/bench
 rm -rf "$out"
+mkdir -p "$out"
+# The host's load, before and after: other guests or builds running on
+# the host's cores skew the timings, the read scaling most.
+host_info() {
+	printf 'opp-bench-info,host-%s,%s cores, load %s\n' "$1" "$(nproc)" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+host_info before >"$out/host.log"
 args=()
 [ -n "${OPP_BENCH_ARGS:-}" ] && args=(--test-args "$OPP_BENCH_ARGS")
 "$TOP/scripts/run-qemu.sh" --mode bench --out "$out" --timeout 600 "${args[@]}"
 
+host_info after >>"$out/host.log"
 tr -d '\r' <"$out/channel.log" >"$out/report.log"
+cat "$out/host.log" >>"$out/report.log"
 if ! grep -q '^opp-bench-end' "$out/report.log"; then
 	tail -n 20 "$out/report.log" >&2
 	grep -E 'opp_bench|BUG|WARNING|Oops' "$out/console.log" | tail -n 10 >&2 || true
@@ -165,7 +175,7 @@ echo "ratio = ours/mainline: below 1 is better for ns and bytes, above 1 for rat
 printf '%-8s %-16s %-11s %14s %14s %8s  %s\n' group op param ours mainline ratio unit
 cat "$out/table.txt"
 echo
-sed -n 's/^opp-bench-check,//p' "$out/report.log"
+sed -n 's/^opp-bench-check,//p; s/^opp-bench-info,//p' "$out/report.log"
 echo
 cat "$out/targets.md"
 echo
