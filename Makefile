@@ -2,10 +2,13 @@
 # The OPP library as an out-of-tree module. Kbuild lists the objects; this
 # file only drives the builds and the QEMU harness.
 #
-#   make check            build everything, boot the debug guest, run the tests
+#   make check            lint, build everything, boot the debug guest, test
+#   make lint             the static checks alone (scripts/lint.sh)
 #   make run              boot the guest with the library and the demo
 #   make shell            the same, with an interactive guest shell
 #   make modules KDIR=... build against another kernel tree (e.g. a board's)
+#   make install          install opp.ko under $(INSTALL_MOD_PATH)/lib/modules
+#                         and run depmod; OPP_INSTALL=all adds tests, samples
 #   make bench            boot the bench kernel, ours against the kernel's
 #                         OPP core; RECORD=1 also updates Documentation/bench
 #
@@ -48,8 +51,26 @@ ifneq ($(MODDIR),$(CURDIR))
 endif
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(KBUILD_ARGS) W=1 modules
 
+# The kernel's modules_install installs what the last build listed in
+# modules.order, so the build and the install take the same selection.
+ifneq ($(OPP_INSTALL),all)
+INSTALL_ARGS := OPP_LIBRARY_ONLY=y
+endif
+
+install: $(KERNEL_DEP)
+ifeq ($(KERNEL_DEP)$(INSTALL_MOD_PATH),kernel)
+	$(error the guest kernel's modules do not belong in this machine's \
+		/lib/modules: set INSTALL_MOD_PATH (a board's root, a staging dir))
+endif
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) $(INSTALL_ARGS) \
+		modules_install
+
 check:
 	@scripts/check.sh
+
+lint: kernel
+	@scripts/lint.sh
 
 run:
 	@scripts/run.sh $(if $(INTERACTIVE),--mode shell,--mode demo)
@@ -65,4 +86,4 @@ clean:
 		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
 	rm -rf $(OPP_CACHE)/modules
 
-.PHONY: all deps kernel modules check run shell bench clean
+.PHONY: all deps kernel modules install check lint run shell bench clean

@@ -19,19 +19,31 @@
  *
  * Every table has at least one OPP: removing the last one removes the
  * table and drops the device reference.
+ *
+ * Notifier chains (SRCU, allocated on the first registration, since most
+ * tables never have one) are called under the update mutex, right after a
+ * change is published: events reach every listener in update order and a
+ * table cannot vanish under its own notification.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpufreq.h>
+#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/of.h>
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
 #include <linux/rhashtable.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/srcu.h>
 
 #include "opp.h"
 
@@ -53,6 +65,8 @@ struct device_opp {
 	struct rhash_head node;
 	struct device *dev;
 	struct opp_array __rcu *opps;
+	struct list_head list;
+	struct srcu_notifier_head *notifiers;
 	struct rcu_head rcu;
 };
 
@@ -65,12 +79,17 @@ static const struct rhashtable_params device_opp_params = {
 
 static struct rhashtable device_opps;
 
-/* Serializes every update of every table, and of the map itself. */
+/* Serializes every update of every table, of the map and of opp_tables. */
 static DEFINE_MUTEX(opp_lock);
+
+/* Every table in creation order, for debugfs and unload. */
+static LIST_HEAD(opp_tables);
+
+static struct dentry *opp_debugfs_dir;
 
 static bool opp_bad_dev(struct device *dev, const char *func)
 {
-	if (likely(!IS_ERR_OR_NULL(dev)))
+	if (!IS_ERR_OR_NULL(dev))
 		return false;
 	pr_warn_ratelimited("%s: invalid device %p\n", func, dev);
 	return true;
@@ -111,8 +130,7 @@ static unsigned int opp_upper_bound(const struct opp_array *arr,
 }
 
 /* Reader side: the current snapshot of @dev's table, or an ERR_PTR. */
-static const struct opp_array *opp_array_rcu(struct device *dev,
-					     const char *func)
+static struct opp_array *opp_array_rcu(struct device *dev, const char *func)
 {
 	struct device_opp *dt;
 
@@ -147,20 +165,141 @@ static struct opp_array *opp_array_alloc(unsigned int count)
 	return arr;
 }
 
-/* Unpublish @dt; readers still inside it keep valid memory. */
-static void device_opp_remove(struct device_opp *dt)
+static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
+		       const struct opp *opp)
 {
-	struct opp_array *arr = opp_array_locked(dt);
+	struct opp_info info = {
+		.rate = opp->rate,
+		.u_volt = opp->u_volt,
+		.available = opp->available,
+	};
 
-	rhashtable_remove_fast(&device_opps, &dt->node, device_opp_params);
+	lockdep_assert_held(&opp_lock);
+	if (dt->notifiers)
+		srcu_notifier_call_chain(dt->notifiers, event, &info);
+}
+
+/* Free @dt, already unpublished; readers still inside keep valid memory. */
+static void device_opp_free(struct device_opp *dt)
+{
+	if (dt->notifiers) {
+		/* Calls only happen under opp_lock: none is in flight. */
+		cleanup_srcu_struct(&dt->notifiers->srcu);
+		kfree(dt->notifiers);
+	}
 	/*
 	 * A reader compares dt->dev but never dereferences it, and a new
 	 * device at the same address can only appear after this put, when
 	 * @dt can no longer be found; so the put need not wait for readers.
 	 */
 	put_device(dt->dev);
-	kfree_rcu(arr, rcu);
+	kfree_rcu(opp_array_locked(dt), rcu);
 	kfree_rcu(dt, rcu);
+}
+
+static void device_opp_remove(struct device_opp *dt)
+{
+	struct opp_array *arr = opp_array_locked(dt);
+	unsigned int i;
+
+	rhashtable_remove_fast(&device_opps, &dt->node, device_opp_params);
+	list_del(&dt->list);
+	for (i = 0; i < arr->count; i++)
+		opp_notify(dt, OPP_EVENT_REMOVE, &arr->opp[i]);
+	device_opp_free(dt);
+}
+
+static int opp_cmp_rate(const void *a, const void *b)
+{
+	const struct opp *x = a, *y = b;
+
+	return x->rate < y->rate ? -1 : x->rate > y->rate;
+}
+
+/*
+ * Merge @n points, sorted by rate, into @dev's table in one copy, so that
+ * readers see all of them or none. A point already present with the same
+ * voltage and available is skipped; one present otherwise is -EEXIST and
+ * nothing is added.
+ */
+static int opp_add_points(struct device *dev, const struct opp *pts,
+			  unsigned int n)
+{
+	struct opp_array *old = NULL, *arr;
+	struct device_opp *dt, *fresh;
+	unsigned int i, j, k, fresh_n = 0, old_n = 0;
+	int ret = 0;
+
+	mutex_lock(&opp_lock);
+	dt = device_opp_locked(dev);
+	if (dt) {
+		old = opp_array_locked(dt);
+		old_n = old->count;
+	}
+	for (i = 0; i < n; i++) {
+		j = old ? opp_lower_bound(old, pts[i].rate) : 0;
+		if (j == old_n || old->opp[j].rate != pts[i].rate) {
+			fresh_n++;
+			continue;
+		}
+		if (old->opp[j].u_volt != pts[i].u_volt ||
+		    !old->opp[j].available) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	if (!fresh_n)
+		goto unlock;
+
+	arr = opp_array_alloc(old_n + fresh_n);
+	if (!arr) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	for (i = 0, j = 0, k = 0; i < n || j < old_n; ) {
+		if (j < old_n && (i == n || old->opp[j].rate <= pts[i].rate)) {
+			if (i < n && pts[i].rate == old->opp[j].rate)
+				i++;	/* identical to the present one */
+			arr->opp[k++] = old->opp[j++];
+		} else {
+			arr->opp[k++] = pts[i++];
+		}
+	}
+
+	if (!dt) {
+		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+		if (!fresh) {
+			kfree(arr);
+			ret = -ENOMEM;
+			goto unlock;
+		}
+		fresh->dev = get_device(dev);
+		RCU_INIT_POINTER(fresh->opps, arr);
+		/* Publishing the hash entry orders the initialisation above. */
+		ret = rhashtable_insert_fast(&device_opps, &fresh->node,
+					     device_opp_params);
+		if (ret) {
+			put_device(dev);
+			kfree(arr);
+			kfree(fresh);
+			goto unlock;
+		}
+		list_add_tail(&fresh->list, &opp_tables);
+		goto unlock;
+	}
+
+	rcu_assign_pointer(dt->opps, arr);
+	/* Both sorted: what @arr has and @old had not is new. */
+	for (j = 0, k = 0; k < arr->count; k++) {
+		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
+			j++;
+		else
+			opp_notify(dt, OPP_EVENT_ADD, &arr->opp[k]);
+	}
+	kfree_rcu(old, rcu);
+unlock:
+	mutex_unlock(&opp_lock);
+	return ret;
 }
 
 /**
@@ -175,6 +314,8 @@ static void device_opp_remove(struct device_opp *dt)
  * voltage and available does nothing and succeeds, so that a driver that
  * probes again can register its table again.
  *
+ * Notifies OPP_EVENT_ADD when an OPP was added.
+ *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock(). Concurrent readers see the
  * table either without or with the new OPP.
@@ -185,10 +326,7 @@ static void device_opp_remove(struct device_opp *dt)
  */
 int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 {
-	struct opp_array *old = NULL, *arr;
-	struct device_opp *dt, *fresh = NULL;
-	unsigned int i = 0, n = 0;
-	int ret = 0;
+	struct opp pt = { .rate = freq, .u_volt = u_volt, .available = true };
 
 	might_sleep();
 	if (opp_bad_dev(dev, __func__))
@@ -198,59 +336,7 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		dev_warn_ratelimited(dev, "%s: frequency 0\n", __func__);
 		return -EINVAL;
 	}
-
-	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (dt) {
-		old = opp_array_locked(dt);
-		n = old->count;
-		i = opp_lower_bound(old, freq);
-		if (i < n && old->opp[i].rate == freq) {
-			if (old->opp[i].u_volt != u_volt || !old->opp[i].available)
-				ret = -EEXIST;
-			goto unlock;
-		}
-	}
-
-	arr = opp_array_alloc(n + 1);
-	if (!arr) {
-		ret = -ENOMEM;
-		goto unlock;
-	}
-	if (old) {
-		memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
-		memcpy(arr->opp + i + 1, old->opp + i,
-		       (n - i) * sizeof(*arr->opp));
-	}
-	arr->opp[i] = (struct opp){
-		.rate = freq, .u_volt = u_volt, .available = true,
-	};
-
-	if (dt) {
-		rcu_assign_pointer(dt->opps, arr);
-		kfree_rcu(old, rcu);
-		goto unlock;
-	}
-
-	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	if (!fresh) {
-		kfree(arr);
-		ret = -ENOMEM;
-		goto unlock;
-	}
-	fresh->dev = get_device(dev);
-	RCU_INIT_POINTER(fresh->opps, arr);
-	/* Publishing the hash entry orders the initialisation above. */
-	ret = rhashtable_insert_fast(&device_opps, &fresh->node,
-				     device_opp_params);
-	if (ret) {
-		put_device(dev);
-		kfree(arr);
-		kfree(fresh);
-	}
-unlock:
-	mutex_unlock(&opp_lock);
-	return ret;
+	return opp_add_points(dev, &pt, 1);
 }
 EXPORT_SYMBOL_GPL(opp_add);
 
@@ -278,11 +364,15 @@ static int opp_set_availability(struct device *dev, unsigned long freq,
 		ret = -ENODEV;
 		goto unlock;
 	}
+	if (arr->opp[i].available == available)
+		goto unlock;
 	/*
 	 * In place: a byte is never torn, rate and voltage do not change,
 	 * and so readers need no new copy and we need no grace period.
 	 */
 	WRITE_ONCE(arr->opp[i].available, available);
+	opp_notify(dt, available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE,
+		   &arr->opp[i]);
 unlock:
 	mutex_unlock(&opp_lock);
 	return ret;
@@ -294,7 +384,8 @@ unlock:
  * @freq:	the OPP's exact frequency in Hz
  *
  * Searches see the OPP again. Enabling an available OPP succeeds and
- * changes nothing. Returns without waiting for an RCU grace period.
+ * changes nothing; otherwise OPP_EVENT_ENABLE is notified. Returns without
+ * waiting for an RCU grace period.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -316,8 +407,8 @@ EXPORT_SYMBOL_GPL(opp_enable);
  * Typically used by thermal or power management code to forbid an OPP for
  * a while. The ceil and floor searches and the count skip it; only
  * opp_find_freq_exact() with @available false finds it. Disabling a
- * disabled OPP succeeds and changes nothing. Returns without waiting for
- * an RCU grace period.
+ * disabled OPP succeeds and changes nothing; otherwise OPP_EVENT_DISABLE is
+ * notified. Returns without waiting for an RCU grace period.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -336,10 +427,11 @@ EXPORT_SYMBOL_GPL(opp_disable);
  * @dev:	the device whose table holds the OPP
  * @freq:	the OPP's exact frequency in Hz
  *
- * Removing the last OPP removes the table and drops the library's
- * reference on @dev. Readers that found the OPP before it was removed may
- * keep using it until their rcu_read_unlock(); its memory is freed after
- * a grace period, without waiting for one here.
+ * Notifies OPP_EVENT_REMOVE. Removing the last OPP removes the table (with
+ * its notifier chain) and drops the library's reference on @dev. Readers
+ * that found the OPP before it was removed may keep using it until their
+ * rcu_read_unlock(); its memory is freed after a grace period, without
+ * waiting for one here.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -385,6 +477,7 @@ int opp_remove(struct device *dev, unsigned long freq)
 	memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
 	memcpy(arr->opp + i, old->opp + i + 1, (n - i - 1) * sizeof(*arr->opp));
 	rcu_assign_pointer(dt->opps, arr);
+	opp_notify(dt, OPP_EVENT_REMOVE, &old->opp[i]);
 	kfree_rcu(old, rcu);
 unlock:
 	mutex_unlock(&opp_lock);
@@ -396,7 +489,8 @@ EXPORT_SYMBOL_GPL(opp_remove);
  * opp_remove_table() - remove a device's whole table
  * @dev:	the device whose table to remove
  *
- * Drops the library's reference on @dev. Readers inside the table keep
+ * Notifies OPP_EVENT_REMOVE for each OPP, then drops the table's notifier
+ * chain and the library's reference on @dev. Readers inside the table keep
  * valid memory until their rcu_read_unlock(); it is freed after a grace
  * period, without waiting for one here.
  *
@@ -426,6 +520,212 @@ int opp_remove_table(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_remove_table);
 
+/* The table whose chain holds @nb, or NULL. */
+static struct device_opp *opp_notifier_owner(struct notifier_block *nb)
+{
+	struct notifier_block *p;
+	struct device_opp *dt;
+
+	lockdep_assert_held(&opp_lock);
+	list_for_each_entry(dt, &opp_tables, list) {
+		if (!dt->notifiers)
+			continue;
+		/* Chains only change under opp_lock, which we hold. */
+		for (p = rcu_dereference_protected(dt->notifiers->head, true); p;
+		     p = rcu_dereference_protected(p->next, true))
+			if (p == nb)
+				return dt;
+	}
+	return NULL;
+}
+
+/**
+ * opp_register_notifier() - be told of every change to a device's table
+ * @dev:	the device whose table to watch
+ * @nb:		the notifier; its callback gets an &enum dev_pm_opp_event and a
+ *		&struct opp_info of the OPP concerned, valid during the call
+ *
+ * The callback runs after the change is visible to searches, in update
+ * order, under the library's update mutex: it may search the table (any
+ * search, opp_lookup_*(), opp_init_cpufreq_table()) but must not call an
+ * updater or (un)register a notifier, and should be quick (defer work to a
+ * work item). The registration ends with the table: once the table is
+ * removed (after the callback got OPP_EVENT_REMOVE for each of its OPPs)
+ * @nb is no longer called, and opp_unregister_notifier() returns -ENODEV.
+ *
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock().
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @nb is
+ * NULL; -ENODEV if @dev has no table; -ENOMEM if memory ran out; -EEXIST
+ * if @nb is already registered, for this device or another.
+ */
+int opp_register_notifier(struct device *dev, struct notifier_block *nb)
+{
+	struct srcu_notifier_head *head;
+	struct device_opp *dt;
+	int ret;
+
+	might_sleep();
+	if (opp_bad_dev(dev, __func__))
+		return -EINVAL;
+	if (!nb) {
+		dev_warn_ratelimited(dev, "%s: notifier is NULL\n", __func__);
+		return -EINVAL;
+	}
+
+	mutex_lock(&opp_lock);
+	dt = device_opp_locked(dev);
+	if (!dt) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	if (!dt->notifiers) {
+		head = kzalloc(sizeof(*head), GFP_KERNEL);
+		if (!head) {
+			ret = -ENOMEM;
+			goto unlock;
+		}
+		srcu_init_notifier_head(head);
+		dt->notifiers = head;
+	}
+	/*
+	 * The chain would WARN on a double registration, and a block on two
+	 * chains would corrupt both: refuse both cleanly.
+	 */
+	ret = opp_notifier_owner(nb) ? -EEXIST :
+		srcu_notifier_chain_register(dt->notifiers, nb);
+unlock:
+	mutex_unlock(&opp_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_register_notifier);
+
+/**
+ * opp_unregister_notifier() - stop being told of a device's table changes
+ * @dev:	the device whose table was watched
+ * @nb:		the notifier given to opp_register_notifier()
+ *
+ * When this returns, @nb's callback is not running and will not run again.
+ *
+ * Context: process context; may sleep (waits for an SRCU grace period).
+ * Takes the library's update mutex; must not be called under
+ * rcu_read_lock() nor from a notifier callback.
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @nb is
+ * NULL; -ENODEV if @dev has no table (a removed table took its
+ * registrations with it); -ENOENT if @nb is not registered for @dev.
+ */
+int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
+{
+	struct device_opp *dt;
+	int ret = -ENOENT;
+
+	might_sleep();
+	if (opp_bad_dev(dev, __func__))
+		return -EINVAL;
+	if (!nb) {
+		dev_warn_ratelimited(dev, "%s: notifier is NULL\n", __func__);
+		return -EINVAL;
+	}
+
+	mutex_lock(&opp_lock);
+	dt = device_opp_locked(dev);
+	if (!dt)
+		ret = -ENODEV;
+	else if (opp_notifier_owner(nb) == dt)
+		ret = srcu_notifier_chain_unregister(dt->notifiers, nb);
+	mutex_unlock(&opp_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_unregister_notifier);
+
+/**
+ * opp_of_add_table() - add the OPPs a device's node describes
+ * @dev:	the device; its of_node carries the table
+ *
+ * Reads the node's ``operating-points`` property, a list of
+ * ``<kHz microvolts>`` cell pairs, and adds every OPP in one update: a
+ * concurrent reader sees all of them or none. Pairs may come in any order;
+ * a pair repeated identically counts once. Any fault in the property
+ * rejects it whole and adds nothing. OPPs already in the table follow the
+ * rule of opp_add(). Notifies OPP_EVENT_ADD for each OPP added.
+ *
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock().
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or has no
+ * device tree node, or the property is malformed (empty, an odd number of
+ * cells, a frequency of 0 or too large for a rate in Hz, one frequency
+ * with two voltages); -ENODEV if the node has no such property; -EEXIST if
+ * an OPP conflicts with the table; -ENOMEM if memory ran out.
+ */
+int opp_of_add_table(struct device *dev)
+{
+	struct device_node *np;
+	struct opp *pts;
+	unsigned int i, n;
+	u32 *cells;
+	int ret;
+
+	might_sleep();
+	if (opp_bad_dev(dev, __func__))
+		return -EINVAL;
+	np = dev->of_node;
+	if (!np) {
+		dev_warn_ratelimited(dev, "%s: no device tree node\n", __func__);
+		return -EINVAL;
+	}
+	if (!of_find_property(np, "operating-points", NULL))
+		return -ENODEV;
+	ret = of_property_count_u32_elems(np, "operating-points");
+	if (ret <= 0 || ret % 2) {
+		dev_warn_ratelimited(dev, "%pOF: malformed operating-points\n",
+				     np);
+		return -EINVAL;
+	}
+	n = ret / 2;
+
+	cells = kmalloc_array(n, 2 * sizeof(*cells), GFP_KERNEL);
+	pts = kmalloc_array(n, sizeof(*pts), GFP_KERNEL);
+	if (!cells || !pts) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = of_property_read_u32_array(np, "operating-points", cells, 2 * n);
+	if (ret)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (!cells[2 * i] || cells[2 * i] > ULONG_MAX / 1000) {
+			dev_warn_ratelimited(dev, "%pOF: bad frequency %u kHz\n",
+					     np, cells[2 * i]);
+			ret = -EINVAL;
+			goto out;
+		}
+		pts[i].rate = (unsigned long)cells[2 * i] * 1000;
+		pts[i].u_volt = cells[2 * i + 1];
+		pts[i].available = true;
+	}
+	sort(pts, n, sizeof(*pts), opp_cmp_rate, NULL);
+	/* Collapse identical repeats; one rate with two voltages is a fault. */
+	for (i = 1, ret = 1; i < n; i++) {
+		if (pts[i].rate != pts[ret - 1].rate) {
+			pts[ret++] = pts[i];
+		} else if (pts[i].u_volt != pts[ret - 1].u_volt) {
+			dev_warn_ratelimited(dev, "%pOF: two voltages for %lu Hz\n",
+					     np, pts[i].rate);
+			ret = -EINVAL;
+			goto out;
+		}
+	}
+	ret = opp_add_points(dev, pts, ret);
+out:
+	kfree(pts);
+	kfree(cells);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_of_add_table);
+
 /**
  * opp_find_freq_exact() - find the OPP at a frequency, by availability
  * @dev:	the device whose table to search
@@ -448,7 +748,7 @@ EXPORT_SYMBOL_GPL(opp_remove_table);
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 				bool available)
 {
-	const struct opp_array *arr = opp_array_rcu(dev, __func__);
+	struct opp_array *arr = opp_array_rcu(dev, __func__);
 	unsigned int i;
 
 	if (IS_ERR(arr))
@@ -456,7 +756,7 @@ struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 	i = opp_lower_bound(arr, freq);
 	if (i < arr->count && arr->opp[i].rate == freq &&
 	    READ_ONCE(arr->opp[i].available) == available)
-		return (struct opp *)&arr->opp[i];
+		return &arr->opp[i];
 	return ERR_PTR(-ERANGE);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_exact);
@@ -480,7 +780,7 @@ EXPORT_SYMBOL_GPL(opp_find_freq_exact);
  */
 struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
-	const struct opp_array *arr;
+	struct opp_array *arr;
 	unsigned int i;
 
 	if (unlikely(!freq)) {
@@ -493,7 +793,7 @@ struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 	for (i = opp_lower_bound(arr, *freq); i < arr->count; i++) {
 		if (READ_ONCE(arr->opp[i].available)) {
 			*freq = arr->opp[i].rate;
-			return (struct opp *)&arr->opp[i];
+			return &arr->opp[i];
 		}
 	}
 	return ERR_PTR(-ERANGE);
@@ -518,7 +818,7 @@ EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
  */
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
-	const struct opp_array *arr;
+	struct opp_array *arr;
 	unsigned int i;
 
 	if (unlikely(!freq)) {
@@ -531,7 +831,7 @@ struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 	for (i = opp_upper_bound(arr, *freq); i > 0; i--) {
 		if (READ_ONCE(arr->opp[i - 1].available)) {
 			*freq = arr->opp[i - 1].rate;
-			return (struct opp *)&arr->opp[i - 1];
+			return &arr->opp[i - 1];
 		}
 	}
 	return ERR_PTR(-ERANGE);
@@ -585,7 +885,7 @@ EXPORT_SYMBOL_GPL(opp_get_freq);
  */
 int opp_get_opp_count(struct device *dev)
 {
-	const struct opp_array *arr = opp_array_rcu(dev, __func__);
+	struct opp_array *arr = opp_array_rcu(dev, __func__);
 	unsigned int i;
 	int count = 0;
 
@@ -597,6 +897,104 @@ int opp_get_opp_count(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_get_opp_count);
 
+/* Copy @opp out, or pass its error on; the caller holds rcu_read_lock(). */
+static int opp_copy_out(struct opp *opp, struct opp_info *info)
+{
+	if (IS_ERR(opp))
+		return PTR_ERR(opp);
+	info->rate = opp->rate;
+	info->u_volt = opp->u_volt;
+	info->available = READ_ONCE(opp->available);
+	return 0;
+}
+
+/**
+ * opp_lookup_exact() - copy out the OPP at a frequency, by availability
+ * @dev:	the device whose table to search
+ * @freq:	the exact frequency in Hz
+ * @available:	whether the OPP looked for is available or disabled
+ * @info:	out: the OPP's values (untouched on error)
+ *
+ * opp_find_freq_exact() for callers that want values, not a pointer: no
+ * rcu_read_lock() is needed and nothing can dangle.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @info is
+ * NULL; -ENODEV if @dev has no table; -ERANGE if no OPP matches.
+ */
+int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,
+		     struct opp_info *info)
+{
+	int ret;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	ret = opp_copy_out(opp_find_freq_exact(dev, freq, available), info);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_lookup_exact);
+
+/**
+ * opp_lookup_ceil() - copy out the lowest available OPP at or above a rate
+ * @dev:	the device whose table to search
+ * @freq:	the lowest acceptable frequency in Hz
+ * @info:	out: the OPP's values (untouched on error)
+ *
+ * opp_find_freq_ceil() for callers that want values, not a pointer: no
+ * rcu_read_lock() is needed and nothing can dangle.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @info is
+ * NULL; -ENODEV if @dev has no table; -ERANGE if no available OPP has a
+ * rate >= @freq.
+ */
+int opp_lookup_ceil(struct device *dev, unsigned long freq,
+		    struct opp_info *info)
+{
+	int ret;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	ret = opp_copy_out(opp_find_freq_ceil(dev, &freq), info);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_lookup_ceil);
+
+/**
+ * opp_lookup_floor() - copy out the highest available OPP at or below a rate
+ * @dev:	the device whose table to search
+ * @freq:	the highest acceptable frequency in Hz; ULONG_MAX for the top
+ * @info:	out: the OPP's values (untouched on error)
+ *
+ * opp_find_freq_floor() for callers that want values, not a pointer: no
+ * rcu_read_lock() is needed and nothing can dangle.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @info is
+ * NULL; -ENODEV if @dev has no table; -ERANGE if no available OPP has a
+ * rate <= @freq.
+ */
+int opp_lookup_floor(struct device *dev, unsigned long freq,
+		     struct opp_info *info)
+{
+	int ret;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	ret = opp_copy_out(opp_find_freq_floor(dev, &freq), info);
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_lookup_floor);
+
 /**
  * opp_init_cpufreq_table() - build a cpufreq frequency table from a device
  * @dev:	the device (usually a CPU) whose table to convert
@@ -604,10 +1002,10 @@ EXPORT_SYMBOL_GPL(opp_get_opp_count);
  *
  * One entry per available OPP in increasing order: .frequency in kHz,
  * .driver_data the entry's index; CPUFREQ_TABLE_END closes the table.
- * The entries are one consistent snapshot of @dev's table.
+ * The entries come from one snapshot of @dev's table, read under RCU.
  *
- * Context: process context; may sleep. Takes the library's update mutex;
- * must not be called under rcu_read_lock().
+ * Context: process context; may sleep (allocates). Takes no lock, so a
+ * notifier callback may call it; must not be called under rcu_read_lock().
  *
  * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @table is
  * NULL; -ENODEV if @dev has no table; -ENODATA if no OPP is available;
@@ -617,10 +1015,9 @@ int opp_init_cpufreq_table(struct device *dev,
 			   struct cpufreq_frequency_table **table)
 {
 	struct cpufreq_frequency_table *ft;
-	struct device_opp *dt;
 	struct opp_array *arr;
-	unsigned int i, j = 0;
-	int ret = 0, count;
+	unsigned int i, j, size;
+	int ret;
 
 	might_sleep();
 	if (opp_bad_dev(dev, __func__))
@@ -630,37 +1027,52 @@ int opp_init_cpufreq_table(struct device *dev,
 		return -EINVAL;
 	}
 
-	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (!dt) {
-		ret = -ENODEV;
-		goto unlock;
+	rcu_read_lock();
+	arr = opp_array_rcu(dev, __func__);
+	ret = PTR_ERR_OR_ZERO(arr);
+	size = ret ? 0 : arr->count;
+	rcu_read_unlock();
+	if (ret)
+		return ret;
+	/*
+	 * Allocate outside RCU for as many OPPs as the table has, then copy
+	 * the table as it is then; should it have grown meanwhile, again.
+	 */
+	for (;;) {
+		ft = kmalloc_array(size + 1, sizeof(*ft), GFP_KERNEL);
+		if (!ft)
+			return -ENOMEM;
+		rcu_read_lock();
+		arr = opp_array_rcu(dev, __func__);
+		ret = PTR_ERR_OR_ZERO(arr);
+		if (!ret && arr->count > size) {
+			size = arr->count;
+			ret = -EAGAIN;
+		}
+		for (i = 0, j = 0; !ret && i < arr->count; i++) {
+			if (!READ_ONCE(arr->opp[i].available))
+				continue;
+			ft[j].flags = 0;
+			ft[j].driver_data = j;
+			ft[j].frequency = arr->opp[i].rate / 1000;
+			j++;
+		}
+		rcu_read_unlock();
+		if (ret != -EAGAIN)
+			break;
+		kfree(ft);
 	}
-	arr = opp_array_locked(dt);
-	for (i = 0, count = 0; i < arr->count; i++)
-		count += arr->opp[i].available;
-	if (!count) {
+	if (!ret && !j)
 		ret = -ENODATA;
-		goto unlock;
+	if (ret) {
+		kfree(ft);
+		return ret;
 	}
-	ft = kcalloc(count + 1, sizeof(*ft), GFP_KERNEL);
-	if (!ft) {
-		ret = -ENOMEM;
-		goto unlock;
-	}
-	for (i = 0; i < arr->count; i++) {
-		if (!arr->opp[i].available)
-			continue;
-		ft[j].driver_data = j;
-		ft[j].frequency = arr->opp[i].rate / 1000;
-		j++;
-	}
+	ft[j].flags = 0;
 	ft[j].driver_data = j;
 	ft[j].frequency = CPUFREQ_TABLE_END;
 	*table = ft;
-unlock:
-	mutex_unlock(&opp_lock);
-	return ret;
+	return 0;
 }
 EXPORT_SYMBOL_GPL(opp_init_cpufreq_table);
 
@@ -681,26 +1093,59 @@ void opp_free_cpufreq_table(struct device *dev,
 }
 EXPORT_SYMBOL_GPL(opp_free_cpufreq_table);
 
-static void device_opp_destroy(void *ptr, void *arg)
+static int opp_tables_show(struct seq_file *s, void *unused)
 {
-	struct device_opp *dt = ptr;
+	struct device_opp *dt;
+	struct opp_array *arr;
+	unsigned int i;
 
-	/* No reader is left: every user module is gone before this one. */
-	put_device(dt->dev);
-	kfree(rcu_dereference_raw(dt->opps));
-	kfree(dt);
+	seq_printf(s, "%-24s %12s %10s %s\n", "device", "rate_hz", "u_volt",
+		   "available");
+	mutex_lock(&opp_lock);
+	list_for_each_entry(dt, &opp_tables, list) {
+		arr = opp_array_locked(dt);
+		for (i = 0; i < arr->count; i++)
+			seq_printf(s, "%-24s %12lu %10lu %s\n", dev_name(dt->dev),
+				   arr->opp[i].rate, arr->opp[i].u_volt,
+				   arr->opp[i].available ? "yes" : "no");
+	}
+	mutex_unlock(&opp_lock);
+	return 0;
 }
+DEFINE_SHOW_ATTRIBUTE(opp_tables);
 
 static int __init opp_init(void)
 {
-	return rhashtable_init(&device_opps, &device_opp_params);
+	int ret = rhashtable_init(&device_opps, &device_opp_params);
+
+	if (ret)
+		return ret;
+	/* Not "opp": the kernel's own OPP core owns that directory. */
+	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
+	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
+			    &opp_tables_fops);
+	return 0;
 }
 module_init(opp_init);
 
 static void __exit opp_exit(void)
 {
-	/* Tables that users never removed. */
-	rhashtable_free_and_destroy(&device_opps, device_opp_destroy, NULL);
+	struct device_opp *dt, *tmp;
+
+	debugfs_remove_recursive(opp_debugfs_dir);
+	/*
+	 * Tables that users never removed. No user is left, so nobody reads
+	 * them, and a notifier still registered would point into a module
+	 * that is gone: free them silently.
+	 */
+	mutex_lock(&opp_lock);
+	list_for_each_entry_safe(dt, tmp, &opp_tables, list) {
+		list_del(&dt->list);
+		device_opp_free(dt);
+	}
+	mutex_unlock(&opp_lock);
+	rhashtable_destroy(&device_opps);
+	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();
 }
 module_exit(opp_exit);

@@ -12,11 +12,11 @@
 #ifndef _OPP_LIBRARY_H
 #define _OPP_LIBRARY_H
 
+#include <linux/cpufreq.h>	/* also the kernel's enum dev_pm_opp_event */
 #include <linux/err.h>
 #include <linux/types.h>
 
 struct device;
-struct cpufreq_frequency_table;
 struct notifier_block;
 
 /*
@@ -37,23 +37,14 @@ struct opp_info {
 	bool available;
 };
 
-/**
- * enum opp_event - what changed, for the notifiers of a device's table
- * @OPP_EVENT_ADD:	an OPP was added
- * @OPP_EVENT_ENABLE:	a disabled OPP was enabled
- * @OPP_EVENT_DISABLE:	an available OPP was disabled
- * @OPP_EVENT_REMOVE:	an OPP was removed (also for each OPP of a removed
- *			table)
- *
- * A notifier is called after the change is visible to searches, with a
- * &struct opp_info of the OPP concerned (valid during the call only).
+/*
+ * Notifier events: the kernel's own enum dev_pm_opp_event, whose names
+ * (OPP_EVENT_ADD, OPP_EVENT_ENABLE, OPP_EVENT_DISABLE, OPP_EVENT_REMOVE)
+ * any cpufreq user sees through <linux/cpufreq.h> anyway. A notifier is
+ * called after the change is visible to searches, with a &struct opp_info
+ * of the OPP concerned (valid during the call only); a removed table
+ * sends OPP_EVENT_REMOVE for each of its OPPs.
  */
-enum opp_event {
-	OPP_EVENT_ADD,
-	OPP_EVENT_ENABLE,
-	OPP_EVENT_DISABLE,
-	OPP_EVENT_REMOVE,
-};
 
 /* Updaters: may sleep; never call them under rcu_read_lock(). */
 int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt);

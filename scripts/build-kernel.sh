@@ -9,15 +9,23 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
-# One kernel build at a time on this machine, whoever asks for it.
-mkdir -p "$OPP_CACHE"
-exec 9>"$OPP_CACHE/build.lock"
-flock 9
-
 src=$(kernel_src)
 key=$(kernel_key)
 build=$(kernel_build)
 pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
+
+is_cached() {
+	[ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
+		[ -f "$build/arch/arm/boot/zImage" ]
+}
+
+# One kernel build at a time on this machine, whoever asks for it; a
+# cached kernel needs no lock.
+if ! is_cached; then
+	mkdir -p "$OPP_CACHE"
+	exec 9>"$OPP_CACHE/build.lock"
+	flock 9
+fi
 
 if [ ! -f "$src/.opp-unpacked-$pkgver" ]; then
 	log "unpacking linux-source-$KVER ($pkgver)"
@@ -27,8 +35,7 @@ if [ ! -f "$src/.opp-unpacked-$pkgver" ]; then
 	touch "$src/.opp-unpacked-$pkgver"
 fi
 
-if [ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
-   [ -f "$build/arch/arm/boot/zImage" ]; then
+if is_cached; then
 	log "kernel $key: cached"
 	echo "$build"
 	exit 0

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: install what is missing, build the debug kernel (cached) and
-# the modules, boot the guest to run the KUnit suites, judge the run, then
-# prove the judge can fail: two canary boots that must be judged failed.
+# the modules, run the lint gates (scripts/lint.sh), boot the guest to run
+# the KUnit suites, judge the run, then prove the judge can fail: two
+# canary boots that must be judged failed.
 # Ends with "N passed, N failed" over all of it; exits non-zero on failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -15,6 +16,8 @@ log "building the modules"
 make -s -C "$TOP" modules >/dev/null
 
 runs=$OPP_RUNS
+# make check TORTURE_SECONDS=300 runs the concurrency torture longer.
+torture_seconds=${TORTURE_SECONDS:-20}
 passed=0
 failed=0
 
@@ -29,6 +32,12 @@ tally() {
 	failed=$((failed + ${f:-1}))
 }
 
+# The static checks come first: they need no guest.
+log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
+out=$("$TOP/scripts/lint.sh") || true
+echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+tally lint "$out"
+
 # expect NAME COND: one harness self-check.
 expect() {
 	if [ "$2" = yes ]; then
@@ -40,9 +49,12 @@ expect() {
 	fi
 }
 
-log "main run: KUnit suites on the debug kernel"
+log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
 rm -rf "$runs/check"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" --tests "opp_test"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
+	--tests "opp_test opp_ext_test opp_robust opp_torture" \
+	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
+	--lifecycle 50 --timeout 900
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"
@@ -62,6 +74,14 @@ rm -rf "$runs/canary-warn"
 if out=$("$TOP/scripts/verdict.sh" "$runs/canary-warn"); then ok=no; else ok=yes; fi
 grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
 expect "a kernel WARNING fails the verdict" $ok
+
+log "harness self-check: an updater under rcu_read_lock() must fail the verdict"
+rm -rf "$runs/canary-atomic"
+"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-atomic" \
+	--tests "opp_canary" --test-args "sleep_in_atomic=1" --timeout 120
+if out=$("$TOP/scripts/verdict.sh" "$runs/canary-atomic"); then ok=no; else ok=yes; fi
+grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
+expect "might_sleep() in an updater under rcu_read_lock() fails the verdict" $ok
 
 log "make check took $(($(date +%s) - t0)) s"
 echo "$passed passed, $failed failed"

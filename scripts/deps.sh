@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
       gcc-arm-linux-gnueabihf qemu-system-arm device-tree-compiler sparse
-      shellcheck "linux-source-$KVER")
+      shellcheck python3-docutils "linux-source-$KVER")
 [ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
 
 missing=()

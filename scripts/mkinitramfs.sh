@@ -22,6 +22,7 @@ fi
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT
 sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
+	-e "s|@TOP@|$TOP|" \
 	"$TOP/initramfs/files.list" >"$list"
 mapfile -t mods < <(find "$(module_dir)" -name '*.ko' -not -path '*/.git/*' |
 	sort)

@@ -4,6 +4,15 @@
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
+#               [--scenarios "NAME..."]
+#
+# --scenarios: user-space scenarios the guest runs in check mode after the
+# KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq".
+#
+# The guest boots on a copy of the board's device tree whose CPU nodes get
+# an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
+# sample reads through the library. OPP_DTB=FILE boots on FILE instead.
+#               [--torture-seconds SEC] [--lifecycle CYCLES]
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
@@ -17,8 +26,11 @@ set -euo pipefail
 mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
-tests=opp_test
+tests="opp_test opp_ext_test"
 test_args=
+scenarios=
+torture_seconds=
+lifecycle=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -26,6 +38,9 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--tests) tests=$2; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
+	--scenarios) scenarios=$2; shift 2 ;;
+	--torture-seconds) torture_seconds=$2; shift 2 ;;
+	--lifecycle) lifecycle=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -33,7 +48,9 @@ case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 build=$(kernel_build)
 zimage=$build/arch/arm/boot/zImage
-dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+# Since 6.5 the ARM dts live in one directory per vendor.
+dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
+[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
 [ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
@@ -41,10 +58,41 @@ mkdir -p "$out"
 : >"$out/channel.log"
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
-[ -n "${OPP_DTB:-}" ] && dtb=$OPP_DTB
+
+# <kHz uV> pairs of a Cortex-A9 cluster on a 40 nm process; the four CPUs
+# share one clock and one rail, so every CPU node gets the same list.
+CPU_OPPS=(200000 950000 400000 1000000 600000 1050000 800000 1150000
+	  1000000 1250000)
+if [ -n "${OPP_DTB:-}" ]; then
+	dtb=$OPP_DTB
+else
+	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
+	cp "$dtb" "$out/board-opp.dtb"
+	dtb=$out/board-opp.dtb
+	ncpu=0
+	for node in $(fdtget -l "$dtb" /cpus); do
+		case "$node" in cpu@*) ;; *) continue ;; esac
+		fdtput -t u "$dtb" "/cpus/$node" operating-points "${CPU_OPPS[@]}"
+		ncpu=$((ncpu + 1))
+	done
+	[ "$ncpu" -gt 0 ] || die "no CPU node in $dtb"
+	[ "$(fdtget -t u "$dtb" /cpus/cpu@0 operating-points)" = "${CPU_OPPS[*]}" ] ||
+		die "could not give the CPU nodes of $dtb their operating points"
+fi
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
+append+=" OPP_SCENARIOS=\"$scenarios\""
+if [ -n "$torture_seconds" ]; then
+	# The guest hands it to opp_torture only; the run lasts that much longer.
+	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
+	timeout=$((timeout + torture_seconds))
+fi
+if [ -n "$lifecycle" ]; then
+	# Load/unload cycles of the library and a consumer, after the suites.
+	append+=" OPP_LIFECYCLE=$lifecycle"
+	timeout=$((timeout + 6 * lifecycle))
+fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot

@@ -13,6 +13,9 @@
 #
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
+# The "torture:" diagnostic lines of a suite (opp_torture's figures: ops
+# and ops/s per reader, hard-interrupt lookups, updaters, violations) are
+# printed in the summary.
 set -euo pipefail
 
 dir=${1:?usage: verdict.sh DIR}
@@ -44,6 +47,10 @@ function check(name, ok, why) {
 	    plan[suite] = -1; insuite = 1; next }
 /^endsuite / { insuite = 0; next }
 insuite && /^    1\.\.[0-9]+$/ { sub(/^ +1\.\./, ""); plan[suite] = $0 + 0; next }
+insuite && /^    # [A-Za-z0-9_]+: torture: / {
+	line = $0; sub(/^.*: torture: /, "", line)
+	torture[++ntorture] = suite ": " line; next
+}
 insuite && /^    (not )?ok [0-9]+ / {
 	line = $0; sub(/^ +/, "", line)
 	ok = (line ~ /^ok /) && (line !~ /# SKIP/)
@@ -77,6 +84,9 @@ END {
 		printf "suite %-24s %3d/%-3d passed%s\n", s, good[s], plan[s],
 		       bad[s] == "" ? "" : "   failed:" bad[s]
 	}
+	# The torture figures: ops and ops/s per reader, violations.
+	for (i = 1; i <= ntorture; i++)
+		printf "torture  %s\n", torture[i]
 	check("kunit suites reported", nsuites > 0, "no suite ran")
 	check("guest finished", finished && !timedout,
 	      timedout ? "timeout" : "no end marker (crash or panic?)")

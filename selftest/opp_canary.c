@@ -13,10 +13,16 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
+#include "opp_kunit_params.h"
 
 static bool warn;
 module_param(warn, bool, 0444);
 MODULE_PARM_DESC(warn, "also raise a kernel warning");
+
+static bool sleep_in_atomic;
+module_param(sleep_in_atomic, bool, 0444);
+MODULE_PARM_DESC(sleep_in_atomic,
+		 "also call an updater under rcu_read_lock(), which its might_sleep() reports");
 
 static void opp_canary_release(struct device *dev)
 {
@@ -29,6 +35,8 @@ static void opp_canary_wrong_ceil(struct kunit *test)
 	unsigned long freq = 1;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
+	/* 6.1 runs the suite before it applies warn=1: apply it here. */
+	KUNIT_ASSERT_EQ(test, opp_kunit_apply_params(THIS_MODULE), 0);
 	device_initialize(dev);
 	dev->release = opp_canary_release;
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 100000000, 900000), 0);
@@ -37,6 +45,16 @@ static void opp_canary_wrong_ceil(struct kunit *test)
 	rcu_read_unlock();
 	/* Deliberately wrong: the ceil of 1 Hz is the 100 MHz OPP. */
 	KUNIT_EXPECT_EQ(test, freq, 1UL);
+	if (sleep_in_atomic) {
+		/*
+		 * The misuse every updater's might_sleep() exists for: with
+		 * CONFIG_DEBUG_ATOMIC_SLEEP it prints "BUG: sleeping function
+		 * called from invalid context", and the verdict must fail.
+		 */
+		rcu_read_lock();
+		opp_disable(dev, 100000000);
+		rcu_read_unlock();
+	}
 	opp_remove_table(dev);
 	put_device(dev);
 	WARN(warn, "opp_canary: deliberate warning for the harness self-check\n");

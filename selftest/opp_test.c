@@ -18,6 +18,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
+#include "opp_test_dev.h"
 
 #define MHZ 1000000UL
 
@@ -39,37 +40,11 @@ static const unsigned long cpu_rates_sorted[] = {
 	125 * MHZ, 250 * MHZ, 500 * MHZ, 550 * MHZ, 600 * MHZ,
 };
 
-struct opp_test_dev {
-	struct device dev;
-	atomic_t *released;
-};
-
 struct opp_test_ctx {
 	struct device *dev;
 	struct device *other;
 	atomic_t released;
 };
-
-static void opp_test_dev_release(struct device *dev)
-{
-	struct opp_test_dev *td = container_of(dev, struct opp_test_dev, dev);
-
-	atomic_inc(td->released);
-	kfree(td);
-}
-
-static struct device *opp_test_dev_new(struct kunit *test, const char *name,
-				       atomic_t *released)
-{
-	struct opp_test_dev *td = kzalloc(sizeof(*td), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, td);
-	device_initialize(&td->dev);
-	td->dev.release = opp_test_dev_release;
-	td->released = released;
-	KUNIT_ASSERT_EQ(test, dev_set_name(&td->dev, "%s", name), 0);
-	return &td->dev;
-}
 
 static int opp_test_init(struct kunit *test)
 {
@@ -129,16 +104,6 @@ static unsigned int opp_test_ceil_walk(struct device *dev, unsigned long *rates,
 	return n;
 }
 
-static int opp_test_count(struct device *dev)
-{
-	int count;
-
-	rcu_read_lock();
-	count = opp_get_opp_count(dev);
-	rcu_read_unlock();
-	return count;
-}
-
 static void opp_test_ceil_walk_is_sorted(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
@@ -156,123 +121,105 @@ static void opp_test_ceil_walk_is_sorted(struct kunit *test)
 static void opp_test_voltage_follows_frequency(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq = 0;
+	unsigned long freqs[8], volts[8], rates[8], freq = 0;
+	unsigned int i, n = 0;
 	struct opp *opp;
-	unsigned int n = 0;
 
 	opp_test_add_cpu(test, ctx->dev);
 	rcu_read_lock();
-	while (!IS_ERR(opp = opp_find_freq_ceil(ctx->dev, &freq))) {
-		KUNIT_EXPECT_EQ(test, opp_get_freq(opp), freq);
-		KUNIT_EXPECT_EQ(test, opp_get_voltage(opp),
-				opp_test_volt_of(freq));
+	while (n < ARRAY_SIZE(freqs) &&
+	       !IS_ERR(opp = opp_find_freq_ceil(ctx->dev, &freq))) {
+		freqs[n] = freq;
+		rates[n] = opp_get_freq(opp);
+		volts[n++] = opp_get_voltage(opp);
 		freq++;
-		n++;
 	}
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, n, 5U);
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ(test, rates[i], freqs[i]);
+		KUNIT_EXPECT_EQ(test, volts[i], opp_test_volt_of(freqs[i]));
+	}
 }
 
 static void opp_test_floor_from_ulong_max(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq = ULONG_MAX;
-	struct opp *opp;
+	struct opp_test_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	opp = opp_find_freq_floor(ctx->dev, &freq);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
-	KUNIT_EXPECT_EQ(test, freq, 600 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1200000UL);
-	rcu_read_unlock();
+	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
+	KUNIT_EXPECT_EQ(test, f.freq, 600 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
 }
 
 static void opp_test_ceil_floor_between_points(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq;
-	struct opp *opp;
+	struct opp_test_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	freq = 300 * MHZ;
-	opp = opp_find_freq_ceil(ctx->dev, &freq);
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 500 * MHZ);
-	KUNIT_EXPECT_EQ(test, freq, 500 * MHZ);
-
-	freq = 300 * MHZ;
-	opp = opp_find_freq_floor(ctx->dev, &freq);
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, freq, 250 * MHZ);
+	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 300 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 500 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 500 * MHZ);
+	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 300 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 250 * MHZ);
 
 	/* An exact hit is its own ceil and floor. */
-	freq = 550 * MHZ;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
-			550 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
-			550 * MHZ);
-	rcu_read_unlock();
+	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 550 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 550 * MHZ);
+	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 550 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 550 * MHZ);
 }
 
 static void opp_test_search_out_of_range(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq;
+	struct opp_test_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	freq = 600 * MHZ + 1;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
-			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, freq, 600 * MHZ + 1);
-
-	freq = 125 * MHZ - 1;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
-			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, freq, 125 * MHZ - 1);
-
-	freq = 0;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
-			    ERR_PTR(-ERANGE));
-	freq = ULONG_MAX;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
-			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 300 * MHZ, true),
-			    ERR_PTR(-ERANGE));
-	rcu_read_unlock();
+	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 600 * MHZ + 1);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, f.freq, 600 * MHZ + 1);
+	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 125 * MHZ - 1);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, f.freq, 125 * MHZ - 1);
+	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 0);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, ULONG_MAX);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 300 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 }
 
 static void opp_test_exact_by_availability(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp *opp;
+	struct opp_test_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, true);
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1075000UL);
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 250 * MHZ, false),
-			    ERR_PTR(-ERANGE));
-	rcu_read_unlock();
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.volt, 1075000UL);
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 250 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
-	rcu_read_lock();
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 250 * MHZ, true),
-			    ERR_PTR(-ERANGE));
-	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, false);
-	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(opp));
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 250 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 250 * MHZ);
+	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(f.opp));
 	/* The accessors report nothing for a disabled OPP. */
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 0UL);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 0UL);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, f.rate, 0UL);
+	KUNIT_EXPECT_EQ(test, f.volt, 0UL);
 }
 
 static void opp_test_disabled_is_skipped(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long rates[8], freq;
+	unsigned long rates[8];
 	unsigned int n;
 
 	opp_test_add_cpu(test, ctx->dev);
@@ -283,15 +230,10 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, 4U);
 	KUNIT_EXPECT_EQ(test, rates[1], 250 * MHZ);
 	KUNIT_EXPECT_EQ(test, rates[2], 550 * MHZ);
-
-	rcu_read_lock();
-	freq = 500 * MHZ;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
-			550 * MHZ);
-	freq = 500 * MHZ;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
-			250 * MHZ);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL,
+					    500 * MHZ).rate, 550 * MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
+					    500 * MHZ).rate, 250 * MHZ);
 
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
@@ -303,21 +245,17 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 static void opp_test_all_disabled(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq;
 	unsigned int i;
 
 	opp_test_add_cpu(test, ctx->dev);
 	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
 		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, cpu_opps[i].freq), 0);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 0);
-	rcu_read_lock();
-	freq = 0;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, &freq),
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL, 0).opp,
 			    ERR_PTR(-ERANGE));
-	freq = ULONG_MAX;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, &freq),
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
+						ULONG_MAX).opp,
 			    ERR_PTR(-ERANGE));
-	rcu_read_unlock();
 }
 
 /*
@@ -327,29 +265,20 @@ static void opp_test_all_disabled(struct kunit *test)
 static void opp_test_thermal_flow(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq = ULONG_MAX;
-	struct opp *opp;
+	struct opp_test_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	opp = opp_find_freq_exact(ctx->dev, 600 * MHZ, true);
-	rcu_read_unlock();
-	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 600 * MHZ);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
+					    ULONG_MAX).rate, 550 * MHZ);
 
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
-			550 * MHZ);
-	opp = opp_find_freq_exact(ctx->dev, 600 * MHZ, false);
-	rcu_read_unlock();
-	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 600 * MHZ);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 600 * MHZ), 0);
-
-	freq = ULONG_MAX;
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
-			600 * MHZ);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
+					    ULONG_MAX).rate, 600 * MHZ);
 }
 
 static void opp_test_enable_disable_idempotent(struct kunit *test)
@@ -379,30 +308,25 @@ static void opp_test_duplicate_identical(struct kunit *test)
 static void opp_test_duplicate_conflicting(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp *opp;
 
 	opp_test_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1100000), -EEXIST);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-	rcu_read_lock();
-	opp = opp_find_freq_exact(ctx->dev, 250 * MHZ, true);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 1075000UL);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
+					    250 * MHZ).volt, 1075000UL);
 
 	/* Re-adding a disabled OPP must not silently enable it. */
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1075000), -EEXIST);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
-	rcu_read_lock();
-	KUNIT_EXPECT_FALSE(test, IS_ERR(opp_find_freq_exact(ctx->dev, 250 * MHZ,
-							    false)));
-	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp_test_find(ctx->dev,
+						      OPP_TEST_EXACT_OFF,
+						      250 * MHZ).opp));
 }
 
 static void opp_test_devices_are_independent(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq = ULONG_MAX;
 
 	opp_test_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * MHZ, 900000), 0);
@@ -411,12 +335,11 @@ static void opp_test_devices_are_independent(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->other), 1);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->other, &freq)),
-			200 * MHZ);
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(ctx->dev, 200 * MHZ, true),
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->other, OPP_TEST_FLOOR,
+					    ULONG_MAX).rate, 200 * MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
+						200 * MHZ).opp,
 			    ERR_PTR(-ERANGE));
-	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * MHZ), -ENODEV);
 }
 
@@ -510,7 +433,8 @@ static void opp_test_cpufreq_table_errors(struct kunit *test)
 static void opp_test_expect_all(struct kunit *test, struct device *dev, int err)
 {
 	struct cpufreq_frequency_table *ft = NULL;
-	unsigned long freq;
+	enum opp_test_how how;
+	struct opp_test_found f;
 
 	KUNIT_EXPECT_EQ(test, opp_enable(dev, 100 * MHZ), err);
 	KUNIT_EXPECT_EQ(test, opp_disable(dev, 100 * MHZ), err);
@@ -518,19 +442,12 @@ static void opp_test_expect_all(struct kunit *test, struct device *dev, int err)
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), err);
 	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(dev, &ft), err);
 	KUNIT_EXPECT_NULL(test, ft);
-
-	rcu_read_lock();
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(dev, 100 * MHZ, true),
-			    ERR_PTR(err));
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_exact(dev, 100 * MHZ, false),
-			    ERR_PTR(err));
-	freq = 100 * MHZ;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(dev, &freq), ERR_PTR(err));
-	KUNIT_EXPECT_EQ(test, freq, 100 * MHZ);
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(dev, &freq), ERR_PTR(err));
-	KUNIT_EXPECT_EQ(test, freq, 100 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_get_opp_count(dev), err);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_count(dev), err);
+	for (how = OPP_TEST_CEIL; how <= OPP_TEST_EXACT_OFF; how++) {
+		f = opp_test_find(dev, how, 100 * MHZ);
+		KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(err));
+		KUNIT_EXPECT_EQ(test, f.freq, 100 * MHZ);
+	}
 }
 
 static void opp_test_bad_device(struct kunit *test)
@@ -563,16 +480,17 @@ static void opp_test_removed_table(struct kunit *test)
 static void opp_test_null_freq_pointer(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
+	struct opp *ceil, *floor, *none;
 
 	opp_test_add_cpu(test, ctx->dev);
 	rcu_read_lock();
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(ctx->dev, NULL),
-			    ERR_PTR(-EINVAL));
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(ctx->dev, NULL),
-			    ERR_PTR(-EINVAL));
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(NULL, NULL),
-			    ERR_PTR(-EINVAL));
+	ceil = opp_find_freq_ceil(ctx->dev, NULL);
+	floor = opp_find_freq_floor(ctx->dev, NULL);
+	none = opp_find_freq_ceil(NULL, NULL);
 	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, ceil, ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, floor, ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, none, ERR_PTR(-EINVAL));
 }
 
 static void opp_test_missing_frequency(struct kunit *test)
@@ -606,21 +524,15 @@ static void opp_test_zero_frequency(struct kunit *test)
 static void opp_test_ulong_max_frequency(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	unsigned long freq = ULONG_MAX;
 
 	opp_test_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
-	rcu_read_lock();
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(ctx->dev, &freq)),
-			ULONG_MAX);
-	freq = 600 * MHZ + 1;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(ctx->dev, &freq)),
-			ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp_find_freq_exact(ctx->dev,
-								  ULONG_MAX,
-								  true)),
-			1400000UL);
-	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
+					    ULONG_MAX).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL,
+					    600 * MHZ + 1).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
+					    ULONG_MAX).volt, 1400000UL);
 }
 
 static void opp_test_accessors_on_bad_opp(struct kunit *test)

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make lint: the static gates, each one counted check.
+#
+#   checkpatch  --strict on every .c and .h of the tree
+#   sparse      make C=2 (every source) against the cached kernel build
+#   W=1         the modules build with the extra warnings
+#   kernel-doc  every .c and .h, with the warnings for missing descriptions
+#   shell       shellcheck -x on every shell script (*.sh or a sh/bash #! line)
+#   rst         every .rst, rendered by scripts/rst2html-kdoc.py
+#
+# Files are found by walking the tree, so new ones are linted without
+# being listed here. A gate passes only with zero findings; its findings
+# are printed. Uses the unpacked tree and the build of $KVER (default 6.1).
+# Ends with "N passed, N failed"; exits non-zero on any finding.
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+src=$(kernel_src)
+build=$(kernel_build)
+[ -x "$src/scripts/checkpatch.pl" ] ||
+	die "no unpacked linux-source-$KVER (run scripts/build-kernel.sh)"
+[ -f "$build/Module.symvers" ] ||
+	die "no kernel build in $build (run scripts/build-kernel.sh)"
+
+cd "$TOP"
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# files FIND-PREDICATES...: the tree's files that match, relative to the
+# top, skipping git's data and kbuild's generated sources.
+files() {
+	find . -path ./.git -prune -o -type f ! -name '*.mod.c' \
+		\( "$@" \) -print | sed 's|^\./||' | sort
+}
+
+# gate NAME SUMMARY FINDINGS-FILE: pass if the file is empty, else print it.
+gate() {
+	if [ ! -s "$3" ]; then
+		passed=$((passed + 1))
+		echo "ok    lint: $1: $2"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  lint: $1: $(wc -l <"$3") lines of findings"
+		sed 's/^/      /' "$3"
+	fi
+}
+
+mapfile -t csrc < <(files -name '*.c' -o -name '*.h')
+[ ${#csrc[@]} -gt 0 ] || die "no C source found under $TOP"
+
+# checkpatch: --terse gives one line per finding (ERROR, WARNING, CHECK).
+: >"$tmp/checkpatch"
+for f in "${csrc[@]}"; do
+	"$src/scripts/checkpatch.pl" --strict --no-tree --terse -f "$f" |
+		grep -E ': (ERROR|WARNING|CHECK):' >>"$tmp/checkpatch" || true
+done
+gate checkpatch "${#csrc[@]} files, no error, warning or check" \
+	"$tmp/checkpatch"
+
+# The modules are built in a copy of the tree, so that every file is
+# compiled (and the objects of the tree are left alone). What kbuild
+# prints besides its progress lines is a finding.
+mkdir "$tmp/tree"
+tar -C "$TOP" --exclude=.git --exclude='*.o' --exclude='*.ko' \
+	--exclude='*.mod*' --exclude='.*.cmd' -cf - . | tar -C "$tmp/tree" -xf -
+kbuild() {
+	make -C "$build" M="$tmp/tree" ARCH="$ARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" "$@" modules 2>&1 || echo "make failed"
+}
+noise='^ +(CC|CHECK|LD|AR|MODPOST|CC \[M\]|LD \[M\]) |^make(\[[0-9]+\])?: (Entering|Leaving) directory'
+findings() { { grep -vE "$noise" || true; } | sed "s|$tmp/tree/||g"; }
+
+kbuild W=1 >"$tmp/w1.log"
+n=$(grep -cE '^ +CC \[M\] ' "$tmp/w1.log" || true)
+findings <"$tmp/w1.log" >"$tmp/w1"
+[ "$n" -gt 0 ] || echo "no object was compiled" >>"$tmp/w1"
+gate "W=1 build" "$n objects against $KVER, no warning" "$tmp/w1"
+
+# C=2 checks every source whether or not it is rebuilt: sparse alone.
+kbuild C=2 >"$tmp/sparse.log"
+n=$(grep -cE '^ +CHECK ' "$tmp/sparse.log" || true)
+findings <"$tmp/sparse.log" >"$tmp/sparse"
+[ "$n" -gt 0 ] || echo "sparse checked no file" >>"$tmp/sparse"
+gate sparse "$n files against $KVER, no warning" "$tmp/sparse"
+
+# kernel-doc: 6.1 reports missing descriptions with -v (and prints "info"
+# lines then), later trees with -Wall.
+kdoc=("$src/scripts/kernel-doc" -none)
+if grep -q -- '-Wall' "$src/scripts/kernel-doc"; then
+	kdoc+=(-Wall)
+else
+	kdoc+=(-v)
+fi
+: >"$tmp/kdoc"
+ndoc=0
+for f in "${csrc[@]}"; do
+	grep -q '^/\*\*' "$f" || continue
+	ndoc=$((ndoc + 1))
+	"${kdoc[@]}" "$f" 2>&1 | grep -v ': info: ' >>"$tmp/kdoc" || true
+done
+[ "$ndoc" -gt 0 ] || echo "no file with kernel-doc found" >>"$tmp/kdoc"
+gate kernel-doc "$ndoc files with kernel-doc, no warning" "$tmp/kdoc"
+
+# Shell scripts: by name or by their #! line.
+mapfile -t shs < <(files -true)
+sh=()
+for f in "${shs[@]}"; do
+	case "$f" in
+	*.sh) sh+=("$f") ;;
+	*) head -c 64 "$f" | head -n 1 | grep -qE '^#!.*/(env +)?(ba|da)?sh\b' &&
+		sh+=("$f") ;;
+	esac
+done
+: >"$tmp/shellcheck"
+if [ ${#sh[@]} -eq 0 ]; then
+	echo "no shell script found" >"$tmp/shellcheck"
+else
+	shellcheck -x -f gcc "${sh[@]}" >"$tmp/shellcheck" 2>&1 || true
+fi
+gate shell "${#sh[@]} scripts, no finding" "$tmp/shellcheck"
+
+# reStructuredText: docutils with the kernel-doc directive (see the script).
+mapfile -t rst < <(files -name '*.rst')
+: >"$tmp/rst"
+for f in "${rst[@]}"; do
+	KERNEL_SRC=$src python3 "$TOP/scripts/rst2html-kdoc.py" "$f" \
+		"$tmp/out.html" >>"$tmp/rst" 2>&1 || true
+done
+[ ${#rst[@]} -gt 0 ] || echo "no .rst document found" >>"$tmp/rst"
+gate rst "${#rst[@]} documents render, no warning" "$tmp/rst"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
