@@ -46,7 +46,7 @@ if [ -n "$from" ]; then
 	[ -f "$out/channel.log" ] || die "no channel.log in $out"
 else
 	"$TOP/scripts/build-kernel.sh" >/dev/null
-	make -s -C "$TOP" modules FLAVOUR=bench >/dev/null
+	make -s -C "$TOP" modules FLAVOUR=bench OPP_BENCH_ONLY=y >/dev/null
 	out=$OPP_RUNS/bench
 	rm -rf "$out"
 	mkdir -p "$out"
