@@ -62,7 +62,7 @@ tally main "$out"
 log "harness self-check: a failing case must fail the verdict"
 rm -rf "$runs/canary-fail"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-fail" \
-	--tests "opp_canary" --timeout 120
+	--tests "opp_canary" --timeout 600
 if out=$("$TOP/scripts/verdict.sh" "$runs/canary-fail"); then ok=no; else ok=yes; fi
 grep -q 'FAIL  opp_harness_canary.opp_canary_wrong_ceil' <<<"$out" || ok=no
 expect "a failed KUnit case fails the verdict" $ok
@@ -70,7 +70,7 @@ expect "a failed KUnit case fails the verdict" $ok
 log "harness self-check: a kernel warning must fail the verdict"
 rm -rf "$runs/canary-warn"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-warn" \
-	--tests "opp_canary" --test-args "warn=1" --timeout 120
+	--tests "opp_canary" --test-args "warn=1" --timeout 600
 if out=$("$TOP/scripts/verdict.sh" "$runs/canary-warn"); then ok=no; else ok=yes; fi
 grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
 expect "a kernel WARNING fails the verdict" $ok
@@ -78,7 +78,7 @@ expect "a kernel WARNING fails the verdict" $ok
 log "harness self-check: an updater under rcu_read_lock() must fail the verdict"
 rm -rf "$runs/canary-atomic"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-atomic" \
-	--tests "opp_canary" --test-args "sleep_in_atomic=1" --timeout 120
+	--tests "opp_canary" --test-args "sleep_in_atomic=1" --timeout 600
 if out=$("$TOP/scripts/verdict.sh" "$runs/canary-atomic"); then ok=no; else ok=yes; fi
 grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
 expect "might_sleep() in an updater under rcu_read_lock() fails the verdict" $ok
