@@ -20,10 +20,12 @@
  * Every table has at least one OPP: removing the last one removes the
  * table and drops the device reference.
  *
- * Notifier chains (SRCU, allocated on the first registration, since most
- * tables never have one) are called under the update mutex, right after a
- * change is published: events reach every listener in update order and a
- * table cannot vanish under its own notification.
+ * Notifier chains (allocated on the first registration, since most tables
+ * never have one) are called under the update mutex, right after a change
+ * is published: events reach every listener in update order and a table
+ * cannot vanish under its own notification. Being called under a mutex,
+ * the chain is a blocking one: an SRCU chain would buy nothing here, and
+ * 6.1's srcu_init_notifier_head() BUG()s where it fails to allocate.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -44,7 +46,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/srcu.h>
 
 #include "opp.h"
 
@@ -67,7 +68,7 @@ struct device_opp {
 	struct device *dev;
 	struct opp_array __rcu *opps;
 	struct list_head list;
-	struct srcu_notifier_head *notifiers;
+	struct blocking_notifier_head *notifiers;
 	struct rcu_head rcu;
 };
 
@@ -197,17 +198,14 @@ static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
 
 	lockdep_assert_held(&opp_lock);
 	if (dt->notifiers)
-		srcu_notifier_call_chain(dt->notifiers, event, &info);
+		blocking_notifier_call_chain(dt->notifiers, event, &info);
 }
 
 /* Free @dt, already unpublished; readers still inside keep valid memory. */
 static void device_opp_free(struct device_opp *dt)
 {
-	if (dt->notifiers) {
-		/* Calls only happen under opp_lock: none is in flight. */
-		cleanup_srcu_struct(&dt->notifiers->srcu);
-		kfree(dt->notifiers);
-	}
+	/* Calls only happen under opp_lock: none is in flight. */
+	kfree(dt->notifiers);
 	/*
 	 * A reader compares dt->dev but never dereferences it, and a new
 	 * device at the same address can only appear after this put, when
@@ -583,7 +581,7 @@ static struct device_opp *opp_notifier_owner(struct notifier_block *nb)
  */
 int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 {
-	struct srcu_notifier_head *head;
+	struct blocking_notifier_head *head;
 	struct device_opp *dt;
 	int ret;
 
@@ -607,7 +605,7 @@ int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 			ret = -ENOMEM;
 			goto unlock;
 		}
-		srcu_init_notifier_head(head);
+		BLOCKING_INIT_NOTIFIER_HEAD(head);
 		dt->notifiers = head;
 	}
 	/*
@@ -615,7 +613,7 @@ int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 	 * chains would corrupt both: refuse both cleanly.
 	 */
 	ret = opp_notifier_owner(nb) ? -EEXIST :
-		srcu_notifier_chain_register(dt->notifiers, nb);
+		blocking_notifier_chain_register(dt->notifiers, nb);
 unlock:
 	mutex_unlock(&opp_lock);
 	return ret;
@@ -629,9 +627,8 @@ EXPORT_SYMBOL_GPL(opp_register_notifier);
  *
  * When this returns, @nb's callback is not running and will not run again.
  *
- * Context: process context; may sleep (waits for an SRCU grace period).
- * Takes the library's update mutex; must not be called under
- * rcu_read_lock() nor from a notifier callback.
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock() nor from a notifier callback.
  *
  * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @nb is
  * NULL; -ENODEV if @dev has no table (a removed table took its
@@ -655,7 +652,7 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 	if (!dt)
 		ret = -ENODEV;
 	else if (opp_notifier_owner(nb) == dt)
-		ret = srcu_notifier_chain_unregister(dt->notifiers, nb);
+		ret = blocking_notifier_chain_unregister(dt->notifiers, nb);
 	mutex_unlock(&opp_lock);
 	return ret;
 }
@@ -918,14 +915,19 @@ int opp_get_opp_count(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_get_opp_count);
 
-/* Copy @opp out, or pass its error on; the caller holds rcu_read_lock(). */
-static int opp_copy_out(struct opp *opp, struct opp_info *info)
+/*
+ * Copy @opp out, or pass its error on; the caller holds rcu_read_lock().
+ * The availability is the one the search matched: re-reading the flag
+ * could see a change made since, and report an OPP no search returns.
+ */
+static int opp_copy_out(struct opp *opp, bool available,
+			struct opp_info *info)
 {
 	if (IS_ERR(opp))
 		return PTR_ERR(opp);
 	info->rate = opp->rate;
 	info->u_volt = opp->u_volt;
-	info->available = READ_ONCE(opp->available);
+	info->available = available;
 	return 0;
 }
 
@@ -952,7 +954,8 @@ int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,
 	if (unlikely(!info))
 		return -EINVAL;
 	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_exact(dev, freq, available), info);
+	ret = opp_copy_out(opp_find_freq_exact(dev, freq, available), available,
+			   info);
 	rcu_read_unlock();
 	return ret;
 }
@@ -981,7 +984,7 @@ int opp_lookup_ceil(struct device *dev, unsigned long freq,
 	if (unlikely(!info))
 		return -EINVAL;
 	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_ceil(dev, &freq), info);
+	ret = opp_copy_out(opp_find_freq_ceil(dev, &freq), true, info);
 	rcu_read_unlock();
 	return ret;
 }
@@ -1010,7 +1013,7 @@ int opp_lookup_floor(struct device *dev, unsigned long freq,
 	if (unlikely(!info))
 		return -EINVAL;
 	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_floor(dev, &freq), info);
+	ret = opp_copy_out(opp_find_freq_floor(dev, &freq), true, info);
 	rcu_read_unlock();
 	return ret;
 }

@@ -28,10 +28,7 @@
  *   opp_remove_table                 0
  *   opp_enable, opp_disable          0: a flag flipped in place
  *   opp_init_cpufreq_table           1: the cpufreq table
- *   opp_register_notifier, first     1: the SRCU notifier head (its
- *                                       per-CPU data comes from the percpu
- *                                       allocator, which failslab does not
- *                                       see; see the note in the report)
+ *   opp_register_notifier, first     1: the blocking notifier head
  *   opp_register_notifier, second    0
  *   opp_of_add_table, no table yet   4: the cells, the points, the OPP
  *                                       array, the table

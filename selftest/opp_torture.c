@@ -657,7 +657,7 @@ static void torture_update_one(struct torture_updater *up)
 		torture_check_cpufreq(d);
 		break;
 	case 9 ... 10:
-		/* Unregistering waits for an SRCU grace period: not too often. */
+		/* Registering scans every chain under the mutex: not too often. */
 		torture_notifier_op(up, d);
 		break;
 	case 7 ... 8:
