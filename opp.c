@@ -20,10 +20,12 @@
  * Every table has at least one OPP: removing the last one removes the
  * table and drops the device reference.
  *
- * Notifier chains (SRCU, allocated on the first registration, since most
- * tables never have one) are called under the update mutex, right after a
- * change is published: events reach every listener in update order and a
- * table cannot vanish under its own notification.
+ * Notifier chains (blocking ones, allocated on the first registration,
+ * since most tables never have one) are called under the update mutex,
+ * right after a change is published: events reach every listener in
+ * update order and a table cannot vanish under its own notification. Not
+ * SRCU chains: on 6.12 their initialisation allocates from the slab and
+ * BUG()s when that fails.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -43,7 +45,6 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
-#include <linux/srcu.h>
 
 #include "opp.h"
 
@@ -66,7 +67,7 @@ struct device_opp {
 	struct device *dev;
 	struct opp_array __rcu *opps;
 	struct list_head list;
-	struct srcu_notifier_head *notifiers;
+	struct blocking_notifier_head *notifiers;
 	struct rcu_head rcu;
 };
 
@@ -176,17 +177,14 @@ static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
 
 	lockdep_assert_held(&opp_lock);
 	if (dt->notifiers)
-		srcu_notifier_call_chain(dt->notifiers, event, &info);
+		blocking_notifier_call_chain(dt->notifiers, event, &info);
 }
 
 /* Free @dt, already unpublished; readers still inside keep valid memory. */
 static void device_opp_free(struct device_opp *dt)
 {
-	if (dt->notifiers) {
-		/* Calls only happen under opp_lock: none is in flight. */
-		cleanup_srcu_struct(&dt->notifiers->srcu);
-		kfree(dt->notifiers);
-	}
+	/* Calls only happen under opp_lock: none is in flight. */
+	kfree(dt->notifiers);
 	/*
 	 * A reader compares dt->dev but never dereferences it, and a new
 	 * device at the same address can only appear after this put, when
@@ -562,7 +560,7 @@ static struct device_opp *opp_notifier_owner(struct notifier_block *nb)
  */
 int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 {
-	struct srcu_notifier_head *head;
+	struct blocking_notifier_head *head;
 	struct device_opp *dt;
 	int ret;
 
@@ -586,7 +584,7 @@ int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 			ret = -ENOMEM;
 			goto unlock;
 		}
-		srcu_init_notifier_head(head);
+		BLOCKING_INIT_NOTIFIER_HEAD(head);
 		dt->notifiers = head;
 	}
 	/*
@@ -594,7 +592,7 @@ int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 	 * chains would corrupt both: refuse both cleanly.
 	 */
 	ret = opp_notifier_owner(nb) ? -EEXIST :
-		srcu_notifier_chain_register(dt->notifiers, nb);
+		blocking_notifier_chain_register(dt->notifiers, nb);
 unlock:
 	mutex_unlock(&opp_lock);
 	return ret;
@@ -608,9 +606,8 @@ EXPORT_SYMBOL_GPL(opp_register_notifier);
  *
  * When this returns, @nb's callback is not running and will not run again.
  *
- * Context: process context; may sleep (waits for an SRCU grace period).
- * Takes the library's update mutex; must not be called under
- * rcu_read_lock() nor from a notifier callback.
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock() nor from a notifier callback.
  *
  * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @nb is
  * NULL; -ENODEV if @dev has no table (a removed table took its
@@ -634,7 +631,7 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 	if (!dt)
 		ret = -ENODEV;
 	else if (opp_notifier_owner(nb) == dt)
-		ret = srcu_notifier_chain_unregister(dt->notifiers, nb);
+		ret = blocking_notifier_chain_unregister(dt->notifiers, nb);
 	mutex_unlock(&opp_lock);
 	return ret;
 }
