@@ -34,6 +34,7 @@
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -71,10 +72,30 @@ struct device_opp {
 	struct rcu_head rcu;
 };
 
+/*
+ * The key is a pointer: hash and compare it as one, not as bytes (every
+ * lookup pays for this). Devices are at least cache-line aligned, so the
+ * low bits of a multiplicative hash carry nothing; the bucket index is
+ * taken from the low bits, hence the rotation.
+ */
+static u32 device_opp_hash(const void *key, u32 len, u32 seed)
+{
+	return ror32(hash_ptr(*(struct device * const *)key, 32), 16) ^ seed;
+}
+
+static int device_opp_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+{
+	const struct device_opp *dt = obj;
+
+	return dt->dev != *(struct device * const *)arg->key;
+}
+
 static const struct rhashtable_params device_opp_params = {
 	.key_len = sizeof(struct device *),
 	.key_offset = offsetof(struct device_opp, dev),
 	.head_offset = offsetof(struct device_opp, node),
+	.hashfn = device_opp_hash,
+	.obj_cmpfn = device_opp_cmp,
 	.automatic_shrinking = true,
 };
 

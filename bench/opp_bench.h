@@ -22,6 +22,8 @@ struct bench_ctx {
 	struct device *dev;
 	const unsigned long *q;	/* BENCH_Q query frequencies */
 	unsigned long freq;	/* the frequency an update loop works on */
+	void *priv;		/* what a breakdown loop searches */
+	unsigned int n;		/* its size */
 };
 
 /* A timed loop of @iters iterations; lookups return a sum, updates 0. */

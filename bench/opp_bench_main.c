@@ -26,12 +26,15 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/device.h>
+#include <linux/bitops.h>
+#include <linux/hash.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/mmzone.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/rhashtable.h>
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -53,6 +56,14 @@ MODULE_PARM_DESC(min_run_us, "shortest timed loop of a run, in us");
 static unsigned int scale_ms = 300;
 module_param(scale_ms, uint, 0444);
 MODULE_PARM_DESC(scale_ms, "length of one read-scaling run, in ms");
+
+static unsigned int max_opps = 1024;
+module_param(max_opps, uint, 0444);
+MODULE_PARM_DESC(max_opps, "largest table measured (8-1024; less for a quick run)");
+
+static unsigned int max_devs = 1024;
+module_param(max_devs, uint, 0444);
+MODULE_PARM_DESC(max_devs, "most devices registered (4-1024)");
 
 static unsigned int writer_us = 200;
 module_param(writer_us, uint, 0444);
@@ -552,6 +563,8 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 
 	for (s = 0; s < ARRAY_SIZE(table_sizes); s++) {
 		n = table_sizes[s];
+		if (n > max_opps)
+			break;
 		pr_info("lookups in a table of %u OPPs\n", n);
 		ret = bench_add_both(dev, n);
 		if (ret)
@@ -598,6 +611,210 @@ static void bench_floor(unsigned long (*q)[BENCH_Q])
 }
 
 /*
+ * Where a lookup of ours spends its time: the same steps as opp.c, rebuilt
+ * here so that each can be timed alone, in the same loop as the floor.
+ * The device map with opp.c's rhashtable parameters (jhash2 of the
+ * pointer, memcmp of the key) and with a pointer hash and compare; the
+ * bisection and availability scan of a ceil search.
+ */
+struct bench_node {
+	struct rhash_head node;
+	struct device *dev;
+};
+
+struct bench_opp {
+	unsigned long rate;
+	unsigned long u_volt;
+	bool available;
+};
+
+/*
+ * Sized for all the devices up front: inserted in a burst, they would
+ * outrun the deferred growth and get -EBUSY.
+ */
+static const struct rhashtable_params jhash_params = {
+	.nelem_hint = BENCH_NDEV,
+	.key_len = sizeof(struct device *),
+	.key_offset = offsetof(struct bench_node, dev),
+	.head_offset = offsetof(struct bench_node, node),
+};
+
+/*
+ * A multiplicative hash of the pointer. rhashtable takes the bucket from
+ * the low bits, which are the poorest of a product (the low bits of an
+ * aligned pointer are zero, and stay zero): rotate the good high ones in.
+ */
+static u32 bench_ptr_hashfn(const void *data, u32 len, u32 seed)
+{
+	u32 h = (u32)(unsigned long)*(struct device * const *)data;
+
+	return ror32(h * GOLDEN_RATIO_32, 16) ^ seed;
+}
+
+static int bench_ptr_cmpfn(struct rhashtable_compare_arg *arg,
+			   const void *obj)
+{
+	const struct bench_node *n = obj;
+
+	return n->dev != *(struct device * const *)arg->key;
+}
+
+static const struct rhashtable_params ptr_params = {
+	.nelem_hint = BENCH_NDEV,
+	.key_len = sizeof(struct device *),
+	.key_offset = offsetof(struct bench_node, dev),
+	.head_offset = offsetof(struct bench_node, node),
+	.hashfn = bench_ptr_hashfn,
+	.obj_cmpfn = bench_ptr_cmpfn,
+};
+
+static noinline void *bench_jhash_find(struct rhashtable *ht,
+				       struct device *dev)
+{
+	return rhashtable_lookup(ht, &dev, jhash_params);
+}
+
+static noinline void *bench_ptr_find(struct rhashtable *ht,
+				     struct device *dev)
+{
+	return rhashtable_lookup(ht, &dev, ptr_params);
+}
+
+/* The lowest available OPP at or above @freq, as a ceil search does. */
+static noinline const struct bench_opp *
+bench_bisect(const struct bench_opp *opp, unsigned int n, unsigned long freq)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (opp[mid].rate < freq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n; lo++)
+		if (READ_ONCE(opp[lo].available))
+			return &opp[lo];
+	return NULL;
+}
+
+static noinline unsigned long loop_jhash(const struct bench_ctx *c,
+					 unsigned long iters)
+{
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = c->q[i & BENCH_QMASK];
+
+		rcu_read_lock();
+		sum += f + (unsigned long)bench_jhash_find(c->priv, c->dev);
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+static noinline unsigned long loop_ptr(const struct bench_ctx *c,
+				       unsigned long iters)
+{
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = c->q[i & BENCH_QMASK];
+
+		rcu_read_lock();
+		sum += f + (unsigned long)bench_ptr_find(c->priv, c->dev);
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+static noinline unsigned long loop_bisect(const struct bench_ctx *c,
+					  unsigned long iters)
+{
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = c->q[i & BENCH_QMASK];
+
+		rcu_read_lock();
+		sum += (unsigned long)bench_bisect(c->priv, c->n, f);
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+/* One device map, 1 or max_devs devices, timed with both hashings. */
+static int bench_map(struct bench_node *nodes, unsigned int nd,
+		     const unsigned long *q)
+{
+	const struct rhashtable_params *params[] = { &jhash_params, &ptr_params };
+	static const char * const names[] = { "rhashtable-jhash2",
+					      "rhashtable-mulhash" };
+	static const bench_fn loops[] = { loop_jhash, loop_ptr };
+	struct rhashtable ht;
+	unsigned int k, d;
+	int ret;
+
+	for (k = 0; k < ARRAY_SIZE(loops); k++) {
+		struct bench_ctx c = { .dev = devs[0], .q = q, .priv = &ht };
+
+		ret = rhashtable_init(&ht, params[k]);
+		if (ret)
+			return ret;
+		for (d = 0; d < nd && !ret; d++) {
+			nodes[d].dev = devs[d];
+			ret = rhashtable_insert_fast(&ht, &nodes[d].node,
+						     *params[k]);
+		}
+		if (!ret && !(k ? bench_ptr_find : bench_jhash_find)(&ht, devs[0]))
+			ret = -ENOENT;
+		if (!ret)
+			bench_set(bench_row("breakdown", names[k], "ns", "%u",
+					    nd), OURS, bench_time(loops[k], &c));
+		rhashtable_destroy(&ht);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int bench_breakdown(unsigned long (*q)[BENCH_Q])
+{
+	static const unsigned int sizes[] = { 8, 1024 };
+	struct bench_node *nodes;
+	struct bench_opp *opp;
+	unsigned int i, k;
+	int ret;
+
+	nodes = kcalloc(max_devs, sizeof(*nodes), GFP_KERNEL);
+	opp = kcalloc(1024, sizeof(*opp), GFP_KERNEL);
+	ret = nodes && opp ? 0 : -ENOMEM;
+	if (!ret)
+		ret = bench_map(nodes, 1, q[OP_CEIL]);
+	if (!ret)
+		ret = bench_map(nodes, max_devs, q[OP_CEIL]);
+	for (k = 0; k < ARRAY_SIZE(sizes) && !ret; k++) {
+		struct bench_ctx c = {
+			.q = q[OP_CEIL], .priv = opp, .n = sizes[k],
+		};
+
+		for (i = 0; i < sizes[k]; i++)
+			opp[i] = (struct bench_opp){
+				.rate = bench_rate(i), .u_volt = bench_volt(i),
+				.available = true,
+			};
+		bench_queries(q, sizes[k]);
+		bench_set(bench_row("breakdown", "bisect-ceil", "ns", "%u",
+				    sizes[k]), OURS, bench_time(loop_bisect, &c));
+	}
+	kfree(opp);
+	kfree(nodes);
+	return ret;
+}
+
+/*
  * Lookups on an 8-OPP table with 1, 64 and 1024 devices registered, the
  * one looked up registered first or last. The others have
  * BENCH_FILLER_OPPS OPPs: neither library's search depends on the size of
@@ -605,7 +822,7 @@ static void bench_floor(unsigned long (*q)[BENCH_Q])
  */
 static int bench_devices(unsigned long (*q)[BENCH_Q])
 {
-	static const unsigned int counts[] = { 1, 64, BENCH_NDEV };
+	const unsigned int counts[] = { 1, min(64U, max_devs), max_devs };
 	unsigned int k, d = 0, op, impl;
 	int ret;
 
@@ -613,6 +830,8 @@ static int bench_devices(unsigned long (*q)[BENCH_Q])
 	for (k = 0; k < ARRAY_SIZE(counts); k++) {
 		unsigned int nd = counts[k], pos;
 
+		if (k && nd <= counts[k - 1])
+			continue;
 		pr_info("lookups with %u devices\n", nd);
 		for (; d < nd; d++) {
 			bool probed = d == 0 || d == nd - 1;
@@ -673,18 +892,20 @@ static int bench_reader(void *arg)
 	struct bench_thread *t = arg;
 	struct bench_scale *s = t->s;
 	bench_fn fn = lookup_fns[s->impl][OP_CEIL];
-	unsigned long ops = 0;
+	unsigned long ops = 0, sum = 0;
 	u64 t0;
 
 	wait_event(s->wq, READ_ONCE(s->go) || kthread_should_stop());
 	t0 = ktime_get_ns();
+	/* Only locals in the loop: no cache line shared with other readers. */
 	while (!READ_ONCE(s->stop) && !kthread_should_stop()) {
-		bench_sink += fn(&s->ctx, 32);
+		sum += fn(&s->ctx, 32);
 		ops += 32;
 		cond_resched();
 	}
 	t->ns = ktime_get_ns() - t0;
 	t->ops = ops;
+	WRITE_ONCE(bench_sink, bench_sink + (sum & 1));
 	return 0;
 }
 
@@ -910,24 +1131,26 @@ static int bench_mem_delta(enum bench_impl impl, unsigned int nd,
 }
 
 /*
- * Per table: slab growth of 1024 one-OPP tables over 1024, less the
- * per-OPP figure. Per OPP: growth of 256 eight-OPP tables less 256 tables,
- * over the 1792 OPPs beyond the first of each table. Unreclaimable slab
- * holds both libraries' structures; reclaimable slab holds mainline's
- * debugfs dentries and inodes, one directory per table and per OPP.
+ * Per table: slab growth of max_devs (1024) one-OPP tables over their
+ * number, less the per-OPP figure. Per OPP: growth of a quarter as many
+ * (256) eight-OPP tables less as many one-OPP tables, over the OPPs beyond
+ * the first of each table (1792). Unreclaimable slab holds both
+ * libraries' structures; reclaimable slab holds mainline's debugfs
+ * dentries and inodes, one directory per table and per OPP.
  */
 static int bench_memory(void)
 {
 	struct bench_mem one[NR_IMPL], eight[NR_IMPL];
+	unsigned int nd = max_devs, nd8 = max_devs / 4;
 	struct bench_row *rt, *ro, *rd;
 	unsigned int impl;
 	int ret;
 
 	pr_info("memory\n");
 	for (impl = 0; impl < NR_IMPL; impl++) {
-		ret = bench_mem_delta(impl, BENCH_NDEV, 1, &one[impl]);
+		ret = bench_mem_delta(impl, nd, 1, &one[impl]);
 		if (!ret)
-			ret = bench_mem_delta(impl, 256, 8, &eight[impl]);
+			ret = bench_mem_delta(impl, nd8, 8, &eight[impl]);
 		if (ret)
 			return ret;
 	}
@@ -937,15 +1160,14 @@ static int bench_memory(void)
 	for (impl = 0; impl < NR_IMPL; impl++) {
 		/* in tenths of a byte */
 		s64 per_opp = div_s64((eight[impl].unrecl -
-				       div_s64(one[impl].unrecl * 256,
-					       BENCH_NDEV)) * 10, 256 * 7);
-		s64 per_table = div_s64(one[impl].unrecl * 10, BENCH_NDEV) -
-				per_opp;
+				       div_s64(one[impl].unrecl * nd8, nd)) * 10,
+				      nd8 * 7);
+		s64 per_table = div_s64(one[impl].unrecl * 10, nd) - per_opp;
 
 		bench_set(ro, impl, max_t(s64, per_opp, 0));
 		bench_set(rt, impl, max_t(s64, per_table, 0));
 		bench_set(rd, impl, max_t(s64, div_s64(eight[impl].recl * 10,
-						       256 * 8), 0));
+						       nd8 * 8), 0));
 	}
 	return 0;
 }
@@ -1004,7 +1226,8 @@ static int __init opp_bench_init(void)
 	u64 t0 = ktime_get_ns();
 	int ret;
 
-	if (!runs || runs > BENCH_MAX_RUNS || !min_run_us || !scale_ms)
+	if (!runs || runs > BENCH_MAX_RUNS || !min_run_us || !scale_ms ||
+	    max_opps < 8 || max_devs < 4 || max_devs > BENCH_NDEV)
 		return -EINVAL;
 	rows = kcalloc(BENCH_MAX_ROWS, sizeof(*rows), GFP_KERNEL);
 	q = kcalloc(NR_OPS, sizeof(*q), GFP_KERNEL);
@@ -1017,7 +1240,9 @@ static int __init opp_bench_init(void)
 		goto out;
 
 	bench_floor(q);
-	ret = bench_tables(q);
+	ret = bench_breakdown(q);
+	if (!ret)
+		ret = bench_tables(q);
 	if (!ret)
 		ret = bench_devices(q);
 	if (!ret)

@@ -11,7 +11,9 @@
 #   scaling.png   lookups/s against reader count, with and without writer
 #   channel.log, console.log   the guest's report and console
 #
-#   bench.sh [--record]   --record also copies them to Documentation/bench
+#   bench.sh [--record] [--from DIR]
+#     --record     also copy them to Documentation/bench
+#     --from DIR   no boot: redo the table and plots of the run in DIR
 #
 # OPP_BENCH_ARGS passes module parameters (runs=, min_run_us=, scale_ms=,
 # writer_us=; see bench/opp_bench_main.c).
@@ -20,20 +22,43 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 record=0
-[ "${1:-}" = --record ] && record=1
+from=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--record) record=1; shift ;;
+	--from) from=$2; shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
 export FLAVOUR=bench
 
 EXTRA_PKGS="${EXTRA_PKGS:-} gnuplot-nox" "$TOP/scripts/deps.sh"
-"$TOP/scripts/build-kernel.sh" >/dev/null
-make -s -C "$TOP" modules FLAVOUR=bench >/dev/null
 
-out=$OPP_RUNS/bench
-rm -rf "$out"
-args=()
-[ -n "${OPP_BENCH_ARGS:-}" ] && args=(--test-args "$OPP_BENCH_ARGS")
-"$TOP/scripts/run-qemu.sh" --mode bench --out "$out" --timeout 600 "${args[@]}"
+# The host's load, before and after: other guests or builds running on
+# the host's cores skew the timings, the read scaling most.
+host_info() {
+	printf 'opp-bench-info,host-%s,%s cores, load %s\n' "$1" "$(nproc)" \
+		"$(cut -d' ' -f1-3 /proc/loadavg)"
+}
 
+if [ -n "$from" ]; then
+	out=$from
+	[ -f "$out/channel.log" ] || die "no channel.log in $out"
+else
+	"$TOP/scripts/build-kernel.sh" >/dev/null
+	make -s -C "$TOP" modules FLAVOUR=bench OPP_BENCH_ONLY=y >/dev/null
+	out=$OPP_RUNS/bench
+	rm -rf "$out"
+	mkdir -p "$out"
+	host_info before >"$out/host.log"
+	args=()
+	[ -n "${OPP_BENCH_ARGS:-}" ] && args=(--test-args "$OPP_BENCH_ARGS")
+	"$TOP/scripts/run-qemu.sh" --mode bench --out "$out" --timeout 600 \
+		"${args[@]}"
+	host_info after >>"$out/host.log"
+fi
 tr -d '\r' <"$out/channel.log" >"$out/report.log"
+[ -f "$out/host.log" ] && cat "$out/host.log" >>"$out/report.log"
 if ! grep -q '^opp-bench-end' "$out/report.log"; then
 	tail -n 20 "$out/report.log" >&2
 	grep -E 'opp_bench|BUG|WARNING|Oops' "$out/console.log" | tail -n 10 >&2 || true
@@ -165,7 +190,7 @@ echo "ratio = ours/mainline: below 1 is better for ns and bytes, above 1 for rat
 printf '%-8s %-16s %-11s %14s %14s %8s  %s\n' group op param ours mainline ratio unit
 cat "$out/table.txt"
 echo
-sed -n 's/^opp-bench-check,//p' "$out/report.log"
+sed -n 's/^opp-bench-check,//p; s/^opp-bench-info,//p' "$out/report.log"
 echo
 cat "$out/targets.md"
 echo

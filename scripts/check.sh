@@ -54,7 +54,7 @@ rm -rf "$runs/check"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
 	--tests "opp_test opp_ext_test opp_robust opp_torture" \
 	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
-	--lifecycle 50 --timeout 900
+	--lifecycle 50 --timeout 1500
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"

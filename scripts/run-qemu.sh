@@ -91,7 +91,7 @@ fi
 if [ -n "$lifecycle" ]; then
 	# Load/unload cycles of the library and a consumer, after the suites.
 	append+=" OPP_LIFECYCLE=$lifecycle"
-	timeout=$((timeout + 6 * lifecycle))
+	timeout=$((timeout + 10 * lifecycle))
 fi
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none

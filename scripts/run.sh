@@ -15,7 +15,8 @@ mode=demo
 make -s -C "$TOP" modules >/dev/null
 out=$OPP_RUNS/$mode
 rm -rf "$out"
-"$TOP/scripts/run-qemu.sh" --mode "$mode" --out "$out" --timeout 300
+"$TOP/scripts/run-qemu.sh" --mode "$mode" --out "$out" \
+	--timeout "${OPP_QEMU_TIMEOUT:-600}"
 [ "$mode" = shell ] && exit 0
 echo
 echo "--- the guest's report ($out/channel.log) ---"

@@ -55,7 +55,7 @@
  * library keeps no stale reference.
  */
 
-/* pr_debug() always logs here: rb_log_sync() needs its record. */
+/* pr_debug() is the log mark below: compiled in, kept from the console. */
 #define DEBUG
 
 #include <kunit/test.h>

@@ -79,8 +79,6 @@ MODULE_PARM_DESC(irq_period_us, "period of each CPU's lookup timer (default 1000
 #define TORTURE_STABLE	0	/* the device whose table is never removed */
 #define TORTURE_MAX_READERS 64
 #define TORTURE_MAX_UPDATERS 16
-/* A reader's stretch in microseconds: busy, it is inside rcu_read_lock(). */
-#define TORTURE_STRETCH_US 20
 
 /* Device 0's pinned OPPs: always present and available. */
 static const unsigned int pinned[] = { 0, 7, TORTURE_NPOINTS - 1 };
@@ -241,9 +239,12 @@ static void torture_check_opp(unsigned int d, struct opp *opp,
 
 	if (torture_index(d, rate) < 0)
 		torture_violation(V_FOREIGN, d, asked, rate, 0);
-	/* Give an updater time to replace and (wrongly) free the array. */
+	/*
+	 * Give an updater time to replace and (wrongly) free the array; in an
+	 * RCU read-side section, so a busy wait.
+	 */
 	if (stretch)
-		udelay(TORTURE_STRETCH_US);
+		ndelay(20 * NSEC_PER_USEC);
 	f = opp_get_freq(opp);
 	v = opp_get_voltage(opp);
 	if (f && f != rate)
@@ -498,6 +499,8 @@ static int torture_reader_fn(void *arg)
 {
 	struct torture_reader *rd = arg;
 
+	/* As rcutorture's readers: the updaters get a CPU when they want one. */
+	set_user_nice(current, MAX_NICE);
 	hrtimer_start(&rd->timer, ns_to_ktime(irq_period_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 	while (!kthread_should_stop()) {
@@ -653,7 +656,8 @@ static void torture_update_one(struct torture_updater *up)
 	case 4 ... 6:
 		torture_check_cpufreq(d);
 		break;
-	case 9 ... 12:
+	case 9 ... 10:
+		/* Unregistering waits for an SRCU grace period: not too often. */
 		torture_notifier_op(up, d);
 		break;
 	case 7 ... 8:
@@ -695,11 +699,7 @@ static int torture_updater_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		torture_update_one(up);
-		/* Let readers run between updates now and then. */
-		if ((up->ops & 15) == 0)
-			usleep_range(50, 100);
-		else
-			cond_resched();
+		cond_resched();
 	}
 	return 0;
 }
