@@ -25,7 +25,7 @@
  * is published: events reach every listener in update order and a table
  * cannot vanish under its own notification. Being called under a mutex,
  * the chain is a blocking one: an SRCU chain would buy nothing here, and
- * 6.1's srcu_init_notifier_head() BUG()s where it fails to allocate.
+ * srcu_init_notifier_head() BUG()s where it fails to allocate.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
