@@ -59,29 +59,28 @@ out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"
 
-log "harness self-check: a failing case must fail the verdict"
-rm -rf "$runs/canary-fail"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-fail" \
-	--tests "opp_canary" --timeout 600
-if out=$("$TOP/scripts/verdict.sh" "$runs/canary-fail"); then ok=no; else ok=yes; fi
-grep -q 'FAIL  opp_harness_canary.opp_canary_wrong_ceil' <<<"$out" || ok=no
-expect "a failed KUnit case fails the verdict" $ok
+# canary RUN TEST_ARGS MUST_SHOW WHAT: boot the canary, which fails on
+# purpose; the verdict must fail, and for the expected reason.
+canary() {
+	local out ok=yes
 
-log "harness self-check: a kernel warning must fail the verdict"
-rm -rf "$runs/canary-warn"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-warn" \
-	--tests "opp_canary" --test-args "warn=1" --timeout 600
-if out=$("$TOP/scripts/verdict.sh" "$runs/canary-warn"); then ok=no; else ok=yes; fi
-grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
-expect "a kernel WARNING fails the verdict" $ok
+	log "harness self-check: $4"
+	rm -rf "${runs:?}/$1"
+	"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/$1" \
+		--tests "opp_canary" --test-args "$2" --timeout 600
+	if out=$("$TOP/scripts/verdict.sh" "$runs/$1"); then
+		ok=no
+	fi
+	grep -q "$3" <<<"$out" || ok=no
+	expect "$4" $ok
+}
 
-log "harness self-check: an updater under rcu_read_lock() must fail the verdict"
-rm -rf "$runs/canary-atomic"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/canary-atomic" \
-	--tests "opp_canary" --test-args "sleep_in_atomic=1" --timeout 600
-if out=$("$TOP/scripts/verdict.sh" "$runs/canary-atomic"); then ok=no; else ok=yes; fi
-grep -q 'FAIL  no kernel splat' <<<"$out" || ok=no
-expect "might_sleep() in an updater under rcu_read_lock() fails the verdict" $ok
+canary canary-fail "" 'FAIL  opp_harness_canary.opp_canary_wrong_ceil' \
+	"a failed KUnit case fails the verdict"
+canary canary-warn "warn=1" 'FAIL  no kernel splat' \
+	"a kernel WARNING fails the verdict"
+canary canary-atomic "sleep_in_atomic=1" 'FAIL  no kernel splat' \
+	"might_sleep() in an updater under rcu_read_lock() fails the verdict"
 
 log "make check took $(($(date +%s) - t0)) s"
 echo "$passed passed, $failed failed"
