@@ -62,12 +62,12 @@ struct opp_array {
 	struct opp opp[];
 };
 
-/* A device's table; the name is the one the 2.6.37 library used. */
-struct device_opp {
-	struct rhash_head node;
+/* A device's table (2.6.37 called it struct device_opp). */
+struct opp_table {
+	struct rhash_head map_node;
 	struct device *dev;
 	struct opp_array __rcu *opps;
-	struct list_head list;
+	struct list_head list_node;
 	struct blocking_notifier_head *notifiers;
 	struct rcu_head rcu;
 };
@@ -78,34 +78,34 @@ struct device_opp {
  * low bits of a multiplicative hash carry nothing; the bucket index is
  * taken from the low bits, hence the rotation.
  */
-static u32 device_opp_hash(const void *key, u32 len, u32 seed)
+static u32 opp_table_hash(const void *key, u32 len, u32 seed)
 {
 	return ror32(hash_ptr(*(struct device * const *)key, 32), 16) ^ seed;
 }
 
-static int device_opp_cmp(struct rhashtable_compare_arg *arg, const void *obj)
+static int opp_table_cmp(struct rhashtable_compare_arg *arg, const void *obj)
 {
-	const struct device_opp *dt = obj;
+	const struct opp_table *table = obj;
 
-	return dt->dev != *(struct device * const *)arg->key;
+	return table->dev != *(struct device * const *)arg->key;
 }
 
-static const struct rhashtable_params device_opp_params = {
+static const struct rhashtable_params opp_table_params = {
 	.key_len = sizeof(struct device *),
-	.key_offset = offsetof(struct device_opp, dev),
-	.head_offset = offsetof(struct device_opp, node),
-	.hashfn = device_opp_hash,
-	.obj_cmpfn = device_opp_cmp,
+	.key_offset = offsetof(struct opp_table, dev),
+	.head_offset = offsetof(struct opp_table, map_node),
+	.hashfn = opp_table_hash,
+	.obj_cmpfn = opp_table_cmp,
 	.automatic_shrinking = true,
 };
 
-static struct rhashtable device_opps;
+static struct rhashtable opp_table_by_dev;
 
-/* Serializes every update of every table, of the map and of opp_tables. */
+/* Serializes every update of every table, of the map and of opp_table_list. */
 static DEFINE_MUTEX(opp_lock);
 
 /* Every table in creation order, for debugfs and unload. */
-static LIST_HEAD(opp_tables);
+static LIST_HEAD(opp_table_list);
 
 static struct dentry *opp_debugfs_dir;
 
@@ -154,27 +154,27 @@ static unsigned int opp_upper_bound(const struct opp_array *arr,
 /* Reader side: the current snapshot of @dev's table, or an ERR_PTR. */
 static struct opp_array *opp_array_rcu(struct device *dev, const char *func)
 {
-	struct device_opp *dt;
+	struct opp_table *table;
 
 	if (opp_bad_dev(dev, func))
 		return ERR_PTR(-EINVAL);
-	dt = rhashtable_lookup(&device_opps, &dev, device_opp_params);
-	if (!dt)
+	table = rhashtable_lookup(&opp_table_by_dev, &dev, opp_table_params);
+	if (!table)
 		return ERR_PTR(-ENODEV);
-	return rcu_dereference(dt->opps);
+	return rcu_dereference(table->opps);
 }
 
 /* Updater side: @dev's table, or NULL. */
-static struct device_opp *device_opp_locked(struct device *dev)
+static struct opp_table *opp_table_locked(struct device *dev)
 {
 	lockdep_assert_held(&opp_lock);
-	/* The _fast variant holds RCU for the walk; opp_lock keeps @dt. */
-	return rhashtable_lookup_fast(&device_opps, &dev, device_opp_params);
+	/* The _fast variant holds RCU for the walk; opp_lock keeps @table. */
+	return rhashtable_lookup_fast(&opp_table_by_dev, &dev, opp_table_params);
 }
 
-static struct opp_array *opp_array_locked(struct device_opp *dt)
+static struct opp_array *opp_array_locked(struct opp_table *table)
 {
-	return rcu_dereference_protected(dt->opps, lockdep_is_held(&opp_lock));
+	return rcu_dereference_protected(table->opps, lockdep_is_held(&opp_lock));
 }
 
 static struct opp_array *opp_array_alloc(unsigned int count)
@@ -187,7 +187,7 @@ static struct opp_array *opp_array_alloc(unsigned int count)
 	return arr;
 }
 
-static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
+static void opp_notify(struct opp_table *table, enum dev_pm_opp_event event,
 		       const struct opp *opp)
 {
 	struct opp_info info = {
@@ -197,35 +197,36 @@ static void opp_notify(struct device_opp *dt, enum dev_pm_opp_event event,
 	};
 
 	lockdep_assert_held(&opp_lock);
-	if (dt->notifiers)
-		blocking_notifier_call_chain(dt->notifiers, event, &info);
+	if (table->notifiers)
+		blocking_notifier_call_chain(table->notifiers, event, &info);
 }
 
-/* Free @dt, already unpublished; readers still inside keep valid memory. */
-static void device_opp_free(struct device_opp *dt)
+/* Free @table, already unpublished; readers still inside keep valid memory. */
+static void opp_table_free(struct opp_table *table)
 {
 	/* Calls only happen under opp_lock: none is in flight. */
-	kfree(dt->notifiers);
+	kfree(table->notifiers);
 	/*
-	 * A reader compares dt->dev but never dereferences it, and a new
+	 * A reader compares table->dev but never dereferences it, and a new
 	 * device at the same address can only appear after this put, when
-	 * @dt can no longer be found; so the put need not wait for readers.
+	 * @table can no longer be found; so the put need not wait for readers.
 	 */
-	put_device(dt->dev);
-	kfree_rcu(opp_array_locked(dt), rcu);
-	kfree_rcu(dt, rcu);
+	put_device(table->dev);
+	kfree_rcu(opp_array_locked(table), rcu);
+	kfree_rcu(table, rcu);
 }
 
-static void device_opp_remove(struct device_opp *dt)
+static void opp_table_remove(struct opp_table *table)
 {
-	struct opp_array *arr = opp_array_locked(dt);
+	struct opp_array *arr = opp_array_locked(table);
 	unsigned int i;
 
-	rhashtable_remove_fast(&device_opps, &dt->node, device_opp_params);
-	list_del(&dt->list);
+	rhashtable_remove_fast(&opp_table_by_dev, &table->map_node,
+			       opp_table_params);
+	list_del(&table->list_node);
 	for (i = 0; i < arr->count; i++)
-		opp_notify(dt, OPP_EVENT_REMOVE, &arr->opp[i]);
-	device_opp_free(dt);
+		opp_notify(table, OPP_EVENT_REMOVE, &arr->opp[i]);
+	opp_table_free(table);
 }
 
 static int opp_cmp_rate(const void *a, const void *b)
@@ -245,14 +246,14 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 			  unsigned int n)
 {
 	struct opp_array *old = NULL, *arr;
-	struct device_opp *dt, *fresh;
+	struct opp_table *table, *fresh;
 	unsigned int i, j, k, fresh_n = 0, old_n = 0;
 	int ret = 0;
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (dt) {
-		old = opp_array_locked(dt);
+	table = opp_table_locked(dev);
+	if (table) {
+		old = opp_array_locked(table);
 		old_n = old->count;
 	}
 	for (i = 0; i < n; i++) {
@@ -285,7 +286,7 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 		}
 	}
 
-	if (!dt) {
+	if (!table) {
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 		if (!fresh) {
 			kfree(arr);
@@ -295,25 +296,25 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 		fresh->dev = get_device(dev);
 		RCU_INIT_POINTER(fresh->opps, arr);
 		/* Publishing the hash entry orders the initialisation above. */
-		ret = rhashtable_insert_fast(&device_opps, &fresh->node,
-					     device_opp_params);
+		ret = rhashtable_insert_fast(&opp_table_by_dev, &fresh->map_node,
+					     opp_table_params);
 		if (ret) {
 			put_device(dev);
 			kfree(arr);
 			kfree(fresh);
 			goto unlock;
 		}
-		list_add_tail(&fresh->list, &opp_tables);
+		list_add_tail(&fresh->list_node, &opp_table_list);
 		goto unlock;
 	}
 
-	rcu_assign_pointer(dt->opps, arr);
+	rcu_assign_pointer(table->opps, arr);
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
 		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
 			j++;
 		else
-			opp_notify(dt, OPP_EVENT_ADD, &arr->opp[k]);
+			opp_notify(table, OPP_EVENT_ADD, &arr->opp[k]);
 	}
 	kfree_rcu(old, rcu);
 unlock:
@@ -362,7 +363,7 @@ EXPORT_SYMBOL_GPL(opp_add);
 static int opp_set_availability(struct device *dev, unsigned long freq,
 				bool available, const char *func)
 {
-	struct device_opp *dt;
+	struct opp_table *table;
 	struct opp_array *arr;
 	unsigned int i;
 	int ret = 0;
@@ -372,12 +373,12 @@ static int opp_set_availability(struct device *dev, unsigned long freq,
 		return -EINVAL;
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (!dt) {
+	table = opp_table_locked(dev);
+	if (!table) {
 		ret = -ENODEV;
 		goto unlock;
 	}
-	arr = opp_array_locked(dt);
+	arr = opp_array_locked(table);
 	i = opp_lower_bound(arr, freq);
 	if (i == arr->count || arr->opp[i].rate != freq) {
 		ret = -ENODEV;
@@ -390,7 +391,7 @@ static int opp_set_availability(struct device *dev, unsigned long freq,
 	 * and so readers need no new copy and we need no grace period.
 	 */
 	WRITE_ONCE(arr->opp[i].available, available);
-	opp_notify(dt, available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE,
+	opp_notify(table, available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE,
 		   &arr->opp[i]);
 unlock:
 	mutex_unlock(&opp_lock);
@@ -462,7 +463,7 @@ EXPORT_SYMBOL_GPL(opp_disable);
 int opp_remove(struct device *dev, unsigned long freq)
 {
 	struct opp_array *old, *arr;
-	struct device_opp *dt;
+	struct opp_table *table;
 	unsigned int i, n;
 	int ret = 0;
 
@@ -471,12 +472,12 @@ int opp_remove(struct device *dev, unsigned long freq)
 		return -EINVAL;
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (!dt) {
+	table = opp_table_locked(dev);
+	if (!table) {
 		ret = -ENODEV;
 		goto unlock;
 	}
-	old = opp_array_locked(dt);
+	old = opp_array_locked(table);
 	n = old->count;
 	i = opp_lower_bound(old, freq);
 	if (i == n || old->opp[i].rate != freq) {
@@ -484,7 +485,7 @@ int opp_remove(struct device *dev, unsigned long freq)
 		goto unlock;
 	}
 	if (n == 1) {
-		device_opp_remove(dt);
+		opp_table_remove(table);
 		goto unlock;
 	}
 
@@ -495,8 +496,8 @@ int opp_remove(struct device *dev, unsigned long freq)
 	}
 	memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
 	memcpy(arr->opp + i, old->opp + i + 1, (n - i - 1) * sizeof(*arr->opp));
-	rcu_assign_pointer(dt->opps, arr);
-	opp_notify(dt, OPP_EVENT_REMOVE, &old->opp[i]);
+	rcu_assign_pointer(table->opps, arr);
+	opp_notify(table, OPP_EVENT_REMOVE, &old->opp[i]);
 	kfree_rcu(old, rcu);
 unlock:
 	mutex_unlock(&opp_lock);
@@ -521,7 +522,7 @@ EXPORT_SYMBOL_GPL(opp_remove);
  */
 int opp_remove_table(struct device *dev)
 {
-	struct device_opp *dt;
+	struct opp_table *table;
 	int ret = 0;
 
 	might_sleep();
@@ -529,9 +530,9 @@ int opp_remove_table(struct device *dev)
 		return -EINVAL;
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (dt)
-		device_opp_remove(dt);
+	table = opp_table_locked(dev);
+	if (table)
+		opp_table_remove(table);
 	else
 		ret = -ENODEV;
 	mutex_unlock(&opp_lock);
@@ -540,20 +541,20 @@ int opp_remove_table(struct device *dev)
 EXPORT_SYMBOL_GPL(opp_remove_table);
 
 /* The table whose chain holds @nb, or NULL. */
-static struct device_opp *opp_notifier_owner(struct notifier_block *nb)
+static struct opp_table *opp_notifier_owner(struct notifier_block *nb)
 {
 	struct notifier_block *p;
-	struct device_opp *dt;
+	struct opp_table *table;
 
 	lockdep_assert_held(&opp_lock);
-	list_for_each_entry(dt, &opp_tables, list) {
-		if (!dt->notifiers)
+	list_for_each_entry(table, &opp_table_list, list_node) {
+		if (!table->notifiers)
 			continue;
 		/* Chains only change under opp_lock, which we hold. */
-		for (p = rcu_dereference_protected(dt->notifiers->head, true); p;
+		for (p = rcu_dereference_protected(table->notifiers->head, true); p;
 		     p = rcu_dereference_protected(p->next, true))
 			if (p == nb)
-				return dt;
+				return table;
 	}
 	return NULL;
 }
@@ -582,7 +583,7 @@ static struct device_opp *opp_notifier_owner(struct notifier_block *nb)
 int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 {
 	struct blocking_notifier_head *head;
-	struct device_opp *dt;
+	struct opp_table *table;
 	int ret;
 
 	might_sleep();
@@ -594,26 +595,26 @@ int opp_register_notifier(struct device *dev, struct notifier_block *nb)
 	}
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (!dt) {
+	table = opp_table_locked(dev);
+	if (!table) {
 		ret = -ENODEV;
 		goto unlock;
 	}
-	if (!dt->notifiers) {
+	if (!table->notifiers) {
 		head = kzalloc(sizeof(*head), GFP_KERNEL);
 		if (!head) {
 			ret = -ENOMEM;
 			goto unlock;
 		}
 		BLOCKING_INIT_NOTIFIER_HEAD(head);
-		dt->notifiers = head;
+		table->notifiers = head;
 	}
 	/*
 	 * The chain would WARN on a double registration, and a block on two
 	 * chains would corrupt both: refuse both cleanly.
 	 */
 	ret = opp_notifier_owner(nb) ? -EEXIST :
-		blocking_notifier_chain_register(dt->notifiers, nb);
+		blocking_notifier_chain_register(table->notifiers, nb);
 unlock:
 	mutex_unlock(&opp_lock);
 	return ret;
@@ -636,7 +637,7 @@ EXPORT_SYMBOL_GPL(opp_register_notifier);
  */
 int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 {
-	struct device_opp *dt;
+	struct opp_table *table;
 	int ret = -ENOENT;
 
 	might_sleep();
@@ -648,11 +649,11 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 	}
 
 	mutex_lock(&opp_lock);
-	dt = device_opp_locked(dev);
-	if (!dt)
+	table = opp_table_locked(dev);
+	if (!table)
 		ret = -ENODEV;
-	else if (opp_notifier_owner(nb) == dt)
-		ret = blocking_notifier_chain_unregister(dt->notifiers, nb);
+	else if (opp_notifier_owner(nb) == table)
+		ret = blocking_notifier_chain_unregister(table->notifiers, nb);
 	mutex_unlock(&opp_lock);
 	return ret;
 }
@@ -1119,17 +1120,17 @@ EXPORT_SYMBOL_GPL(opp_free_cpufreq_table);
 
 static int opp_tables_show(struct seq_file *s, void *unused)
 {
-	struct device_opp *dt;
+	struct opp_table *table;
 	struct opp_array *arr;
 	unsigned int i;
 
 	seq_printf(s, "%-24s %12s %10s %s\n", "device", "rate_hz", "u_volt",
 		   "available");
 	mutex_lock(&opp_lock);
-	list_for_each_entry(dt, &opp_tables, list) {
-		arr = opp_array_locked(dt);
+	list_for_each_entry(table, &opp_table_list, list_node) {
+		arr = opp_array_locked(table);
 		for (i = 0; i < arr->count; i++)
-			seq_printf(s, "%-24s %12lu %10lu %s\n", dev_name(dt->dev),
+			seq_printf(s, "%-24s %12lu %10lu %s\n", dev_name(table->dev),
 				   arr->opp[i].rate, arr->opp[i].u_volt,
 				   arr->opp[i].available ? "yes" : "no");
 	}
@@ -1140,7 +1141,7 @@ DEFINE_SHOW_ATTRIBUTE(opp_tables);
 
 static int __init opp_init(void)
 {
-	int ret = rhashtable_init(&device_opps, &device_opp_params);
+	int ret = rhashtable_init(&opp_table_by_dev, &opp_table_params);
 
 	if (ret)
 		return ret;
@@ -1154,7 +1155,7 @@ module_init(opp_init);
 
 static void __exit opp_exit(void)
 {
-	struct device_opp *dt, *tmp;
+	struct opp_table *table, *tmp;
 
 	debugfs_remove_recursive(opp_debugfs_dir);
 	/*
@@ -1163,12 +1164,12 @@ static void __exit opp_exit(void)
 	 * that is gone: free them silently.
 	 */
 	mutex_lock(&opp_lock);
-	list_for_each_entry_safe(dt, tmp, &opp_tables, list) {
-		list_del(&dt->list);
-		device_opp_free(dt);
+	list_for_each_entry_safe(table, tmp, &opp_table_list, list_node) {
+		list_del(&table->list_node);
+		opp_table_free(table);
 	}
 	mutex_unlock(&opp_lock);
-	rhashtable_destroy(&device_opps);
+	rhashtable_destroy(&opp_table_by_dev);
 	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();
 }

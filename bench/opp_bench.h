@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * opp_bench: what its two halves share. opp_bench.c drives the runs and
- * holds our library's side; opp_bench_ml.c holds mainline's side. They are
+ * holds our library's side; opp_bench_mainline.c holds mainline's side. They are
  * apart because <linux/pm_opp.h> and our opp.h name some things alike.
  */
 #ifndef _OPP_BENCH_H
@@ -31,15 +31,15 @@ typedef unsigned long (*bench_fn)(const struct bench_ctx *c,
 				  unsigned long iters);
 
 /* Mainline's side: the same loops and helpers, on dev_pm_opp_*(). */
-unsigned long ml_ceil(const struct bench_ctx *c, unsigned long iters);
-unsigned long ml_floor(const struct bench_ctx *c, unsigned long iters);
-unsigned long ml_exact(const struct bench_ctx *c, unsigned long iters);
-unsigned long ml_toggle(const struct bench_ctx *c, unsigned long iters);
-unsigned long ml_addrm(const struct bench_ctx *c, unsigned long iters);
-int ml_add(struct device *dev, unsigned long freq, unsigned long u_volt);
-void ml_remove_table(struct device *dev);
-int ml_set_available(struct device *dev, unsigned long freq, bool on);
-unsigned long ml_find(enum bench_op op, struct device *dev, unsigned long f);
-unsigned long ml_opp_addr(struct device *dev, unsigned long freq);
+unsigned long mainline_ceil(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_floor(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_exact(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_toggle(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_addrm(const struct bench_ctx *c, unsigned long iters);
+int mainline_add(struct device *dev, unsigned long freq, unsigned long u_volt);
+void mainline_remove_table(struct device *dev);
+int mainline_set_available(struct device *dev, unsigned long freq, bool on);
+unsigned long mainline_find(enum bench_op op, struct device *dev, unsigned long f);
+unsigned long mainline_opp_addr(struct device *dev, unsigned long freq);
 
 #endif /* _OPP_BENCH_H */

@@ -159,7 +159,7 @@ static noinline unsigned long ours_exact(const struct bench_ctx *c,
 
 static const bench_fn lookup_fns[NR_IMPL][NR_OPS] = {
 	[OURS] = { ours_ceil, ours_floor, ours_exact },
-	[MAINLINE] = { ml_ceil, ml_floor, ml_exact },
+	[MAINLINE] = { mainline_ceil, mainline_floor, mainline_exact },
 };
 
 /* The floor: a call that does nothing, opaque to the optimiser. */
@@ -312,7 +312,7 @@ static int bench_add(enum bench_impl impl, struct device *dev,
 {
 	if (impl == OURS)
 		return opp_add(dev, bench_rate(i), bench_volt(i));
-	return ml_add(dev, bench_rate(i), bench_volt(i));
+	return mainline_add(dev, bench_rate(i), bench_volt(i));
 }
 
 static int bench_add_table(enum bench_impl impl, struct device *dev,
@@ -337,7 +337,7 @@ static void bench_remove_table(enum bench_impl impl, struct device *dev)
 	if (impl == OURS)
 		opp_remove_table(dev);
 	else
-		ml_remove_table(dev);
+		mainline_remove_table(dev);
 }
 
 static void bench_remove_both(struct device *dev)
@@ -382,7 +382,7 @@ static unsigned long bench_find(enum bench_impl impl, enum bench_op op,
 	struct opp *opp;
 
 	if (impl == MAINLINE)
-		return ml_find(op, dev, f);
+		return mainline_find(op, dev, f);
 	rcu_read_lock();
 	if (op == OP_CEIL)
 		opp = opp_find_freq_ceil(dev, &f);
@@ -460,7 +460,7 @@ static u64 bench_opp_bytes(enum bench_impl impl, struct device *dev,
 			p[i] = IS_ERR(opp) ? 0 : (unsigned long)opp;
 			rcu_read_unlock();
 		} else {
-			p[i] = ml_opp_addr(dev, bench_rate(i));
+			p[i] = mainline_opp_addr(dev, bench_rate(i));
 		}
 		if (!p[i]) {
 			kfree(p);
@@ -549,9 +549,9 @@ static void bench_updates(struct device *dev, unsigned int n)
 {
 	struct bench_ctx c = { .dev = dev, .freq = bench_rate(n / 2) };
 
-	bench_update("disable+enable", n, ours_toggle, ml_toggle, &c);
+	bench_update("disable+enable", n, ours_toggle, mainline_toggle, &c);
 	c.freq += BENCH_STEP_HZ / 2;
-	bench_update("add+remove", n, ours_addrm, ml_addrm, &c);
+	bench_update("add+remove", n, ours_addrm, mainline_addrm, &c);
 }
 
 /* ns per lookup, 4 to 1024 OPPs; update latency at 8 and 1024. */
@@ -923,8 +923,8 @@ static int bench_writer(void *arg)
 		if (s->impl == OURS)
 			ops += !opp_disable(dev, f) + !opp_enable(dev, f);
 		else
-			ops += !ml_set_available(dev, f, false) +
-			       !ml_set_available(dev, f, true);
+			ops += !mainline_set_available(dev, f, false) +
+			       !mainline_set_available(dev, f, true);
 		usleep_range(writer_us, writer_us + writer_us / 2);
 	}
 	t->ns = ktime_get_ns() - t0;

@@ -52,7 +52,7 @@ expect() {
 log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
 rm -rf "$runs/check"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
-	--tests "opp_test opp_ext_test opp_robust opp_torture" \
+	--tests "opp_test opp_extensions_test opp_robust opp_torture" \
 	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
 	--lifecycle 50 --timeout 1500
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true

@@ -26,7 +26,7 @@ set -euo pipefail
 mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
-tests="opp_test opp_ext_test"
+tests="opp_test opp_extensions_test"
 test_args=
 scenarios=
 torture_seconds=

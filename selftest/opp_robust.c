@@ -15,7 +15,7 @@
  * equal the number of the library's allocation sites on that path:
  *
  *   opp_add, first OPP of a device   2: the OPP array (opp_array_alloc),
- *                                       the table (struct device_opp);
+ *                                       the table (struct opp_table);
  *                                       the rhashtable insertion allocates
  *                                       only when the map must grow
  *                                       synchronously (over 100% load in
@@ -73,75 +73,75 @@
 #define NRATES		6
 
 /* The universe of the test devices: a rate's voltage is a function of it. */
-static unsigned long rb_rate(unsigned int i)
+static unsigned long robust_rate(unsigned int i)
 {
 	return (i + 1) * 100 * MHZ;
 }
 
-static unsigned long rb_volt(unsigned long rate)
+static unsigned long robust_volt(unsigned long rate)
 {
 	return 800000 + rate / 10000;
 }
 
-struct rb_dev {
+struct robust_dev {
 	struct device dev;
 	atomic_t *released;
 };
 
-struct rb_ctx {
+struct robust_ctx {
 	struct device *dev;		/* the device under test */
 	struct device *bystander;	/* a populated table that must not move */
 	atomic_t released;
 };
 
-static void rb_dev_release(struct device *dev)
+static void robust_dev_release(struct device *dev)
 {
-	struct rb_dev *rd = container_of(dev, struct rb_dev, dev);
+	struct robust_dev *rd = container_of(dev, struct robust_dev, dev);
 
 	atomic_inc(rd->released);
 	kfree(rd);
 }
 
-static struct device *rb_dev_new(struct kunit *test, const char *name,
-				 atomic_t *released)
+static struct device *robust_dev_new(struct kunit *test, const char *name,
+				     atomic_t *released)
 {
-	struct rb_dev *rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+	struct robust_dev *rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rd);
 	device_initialize(&rd->dev);
-	rd->dev.release = rb_dev_release;
+	rd->dev.release = robust_dev_release;
 	rd->released = released;
 	KUNIT_ASSERT_EQ(test, dev_set_name(&rd->dev, "%s", name), 0);
 	return &rd->dev;
 }
 
-static void rb_fill(struct kunit *test, struct device *dev, unsigned int n)
+static void robust_fill(struct kunit *test, struct device *dev, unsigned int n)
 {
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		KUNIT_ASSERT_EQ(test, opp_add(dev, rb_rate(i),
-					      rb_volt(rb_rate(i))), 0);
+		KUNIT_ASSERT_EQ(test, opp_add(dev, robust_rate(i),
+					      robust_volt(robust_rate(i))), 0);
 }
 
-static int rb_init(struct kunit *test)
+static int robust_init(struct kunit *test)
 {
-	struct rb_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct robust_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	atomic_set(&ctx->released, 0);
 	test->priv = ctx;
-	ctx->dev = rb_dev_new(test, "opp-robust-dut", &ctx->released);
-	ctx->bystander = rb_dev_new(test, "opp-robust-bystander",
-				    &ctx->released);
-	rb_fill(test, ctx->bystander, NRATES);
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->bystander, rb_rate(2)), 0);
+	ctx->dev = robust_dev_new(test, "opp-robust-dut", &ctx->released);
+	ctx->bystander = robust_dev_new(test, "opp-robust-bystander",
+					&ctx->released);
+	robust_fill(test, ctx->bystander, NRATES);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->bystander, robust_rate(2)), 0);
 	return 0;
 }
 
-static void rb_exit(struct kunit *test)
+static void robust_exit(struct kunit *test)
 {
-	struct rb_ctx *ctx = test->priv;
+	struct robust_ctx *ctx = test->priv;
 
 	/* A node of ours would be of_node_put() by nobody, but be safe. */
 	ctx->dev->of_node = NULL;
@@ -154,7 +154,7 @@ static void rb_exit(struct kunit *test)
 }
 
 /* What a caller can observe of a device's table, plus its refcount. */
-struct rb_snap {
+struct robust_snap {
 	int count;			/* opp_get_opp_count(), or its error */
 	unsigned int refs;
 	struct {
@@ -165,16 +165,16 @@ struct rb_snap {
 };
 
 /* The universe plus the extremes a test may add: 1 Hz and ULONG_MAX. */
-static unsigned long rb_snap_rate(unsigned int i)
+static unsigned long robust_snap_rate(unsigned int i)
 {
 	if (i == NRATES)
 		return 1;
 	if (i == NRATES + 1)
 		return ULONG_MAX;
-	return rb_rate(i);
+	return robust_rate(i);
 }
 
-static void rb_snapshot(struct device *dev, struct rb_snap *s)
+static void robust_snapshot(struct device *dev, struct robust_snap *s)
 {
 	struct opp *opp;
 	unsigned int i;
@@ -184,21 +184,22 @@ static void rb_snapshot(struct device *dev, struct rb_snap *s)
 	rcu_read_lock();
 	s->count = opp_get_opp_count(dev);
 	for (i = 0; i < ARRAY_SIZE(s->e); i++) {
-		opp = opp_find_freq_exact(dev, rb_snap_rate(i), true);
+		opp = opp_find_freq_exact(dev, robust_snap_rate(i), true);
 		if (!IS_ERR(opp)) {
 			s->e[i].present = true;
 			s->e[i].available = true;
 			s->e[i].u_volt = opp_get_voltage(opp);
 			continue;
 		}
-		opp = opp_find_freq_exact(dev, rb_snap_rate(i), false);
+		opp = opp_find_freq_exact(dev, robust_snap_rate(i), false);
 		s->e[i].present = !IS_ERR(opp);
 	}
 	rcu_read_unlock();
 }
 
-static void rb_expect_snap(struct kunit *test, const struct rb_snap *a,
-			   const struct rb_snap *b, const char *what)
+static void robust_expect_snap(struct kunit *test,
+			       const struct robust_snap *a,
+			       const struct robust_snap *b, const char *what)
 {
 	unsigned int i;
 
@@ -207,19 +208,19 @@ static void rb_expect_snap(struct kunit *test, const struct rb_snap *a,
 	for (i = 0; i < ARRAY_SIZE(a->e); i++) {
 		KUNIT_EXPECT_EQ_MSG(test, a->e[i].present, b->e[i].present,
 				    "%s: rate %lu present", what,
-				    rb_snap_rate(i));
+				    robust_snap_rate(i));
 		KUNIT_EXPECT_EQ_MSG(test, a->e[i].available, b->e[i].available,
 				    "%s: rate %lu available", what,
-				    rb_snap_rate(i));
+				    robust_snap_rate(i));
 		KUNIT_EXPECT_EQ_MSG(test, a->e[i].u_volt, b->e[i].u_volt,
 				    "%s: rate %lu voltage", what,
-				    rb_snap_rate(i));
+				    robust_snap_rate(i));
 	}
 }
 
 /* ---- opp_faults ---- */
 
-struct rb_fault_path {
+struct robust_fault_path {
 	const char *name;
 	/* Bring ctx->dev to the state the call starts from. */
 	void (*setup)(struct kunit *test, struct device *dev);
@@ -227,123 +228,123 @@ struct rb_fault_path {
 	unsigned int sites;	/* allocation sites of the library's own */
 };
 
-static void rb_setup_empty(struct kunit *test, struct device *dev)
+static void robust_setup_empty(struct kunit *test, struct device *dev)
 {
 }
 
-static void rb_setup_three(struct kunit *test, struct device *dev)
+static void robust_setup_three(struct kunit *test, struct device *dev)
 {
-	rb_fill(test, dev, 3);
+	robust_fill(test, dev, 3);
 }
 
-static void rb_setup_one(struct kunit *test, struct device *dev)
+static void robust_setup_one(struct kunit *test, struct device *dev)
 {
-	rb_fill(test, dev, 1);
+	robust_fill(test, dev, 1);
 }
 
-static int rb_call_add_first(struct device *dev)
+static int robust_call_add_first(struct device *dev)
 {
-	return opp_add(dev, rb_rate(0), rb_volt(rb_rate(0)));
+	return opp_add(dev, robust_rate(0), robust_volt(robust_rate(0)));
 }
 
-static int rb_call_add_insert(struct device *dev)
+static int robust_call_add_insert(struct device *dev)
 {
-	return opp_add(dev, rb_rate(4), rb_volt(rb_rate(4)));
+	return opp_add(dev, robust_rate(4), robust_volt(robust_rate(4)));
 }
 
-static int rb_call_add_same(struct device *dev)
+static int robust_call_add_same(struct device *dev)
 {
-	return opp_add(dev, rb_rate(1), rb_volt(rb_rate(1)));
+	return opp_add(dev, robust_rate(1), robust_volt(robust_rate(1)));
 }
 
-static int rb_call_remove_middle(struct device *dev)
+static int robust_call_remove_middle(struct device *dev)
 {
-	return opp_remove(dev, rb_rate(1));
+	return opp_remove(dev, robust_rate(1));
 }
 
-static int rb_call_remove_last(struct device *dev)
+static int robust_call_remove_last(struct device *dev)
 {
-	return opp_remove(dev, rb_rate(0));
+	return opp_remove(dev, robust_rate(0));
 }
 
-static int rb_call_remove_table(struct device *dev)
+static int robust_call_remove_table(struct device *dev)
 {
 	return opp_remove_table(dev);
 }
 
-static int rb_call_disable(struct device *dev)
+static int robust_call_disable(struct device *dev)
 {
-	return opp_disable(dev, rb_rate(2));
+	return opp_disable(dev, robust_rate(2));
 }
 
-static int rb_call_enable(struct device *dev)
+static int robust_call_enable(struct device *dev)
 {
-	int ret = opp_disable(dev, rb_rate(2));
+	int ret = opp_disable(dev, robust_rate(2));
 
-	return ret ? ret : opp_enable(dev, rb_rate(2));
+	return ret ? ret : opp_enable(dev, robust_rate(2));
 }
 
 /*
  * The cpufreq table is not part of the OPP table: on success it is checked
  * and freed here, and -ENOMEM must leave the out-pointer alone.
  */
-static int rb_call_cpufreq(struct device *dev)
+static int robust_call_cpufreq(struct device *dev)
 {
 	struct cpufreq_frequency_table *ft = ERR_PTR(-EFAULT);
 	int ret = opp_init_cpufreq_table(dev, &ft);
 
 	if (ret)
 		return ft == ERR_PTR(-EFAULT) ? ret : -EFAULT;
-	if (ft[0].frequency != rb_rate(0) / 1000 ||
+	if (ft[0].frequency != robust_rate(0) / 1000 ||
 	    ft[3].frequency != CPUFREQ_TABLE_END)
 		ret = -EFAULT;
 	opp_free_cpufreq_table(dev, &ft);
 	return ret;
 }
 
-static int rb_nb_call(struct notifier_block *nb, unsigned long event,
-		      void *data)
+static int robust_nb_call(struct notifier_block *nb, unsigned long event,
+			  void *data)
 {
 	return NOTIFY_OK;
 }
 
-static struct notifier_block rb_nb = { .notifier_call = rb_nb_call };
-static struct notifier_block rb_nb2 = { .notifier_call = rb_nb_call };
+static struct notifier_block robust_nb = { .notifier_call = robust_nb_call };
+static struct notifier_block robust_nb2 = { .notifier_call = robust_nb_call };
 
 /* A failed registration must not leave @nb on the chain. */
-static int rb_call_register(struct device *dev)
+static int robust_call_register(struct device *dev)
 {
-	int ret = opp_register_notifier(dev, &rb_nb);
+	int ret = opp_register_notifier(dev, &robust_nb);
 
-	if (ret == -ENOMEM && opp_unregister_notifier(dev, &rb_nb) != -ENOENT)
+	if (ret == -ENOMEM && opp_unregister_notifier(dev, &robust_nb) != -ENOENT)
 		return -EFAULT;
 	return ret;
 }
 
-static void rb_setup_three_nb(struct kunit *test, struct device *dev)
+static void robust_setup_three_nb(struct kunit *test, struct device *dev)
 {
-	rb_fill(test, dev, 3);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &rb_nb2), 0);
+	robust_fill(test, dev, 3);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &robust_nb2), 0);
 }
 
 /* A detached device tree node carrying an operating-points property. */
-struct rb_of_node {
+struct robust_of_node {
 	struct device_node np;
 	struct property prop;
 	__be32 cells[2 * NRATES];
 };
 
 /* Rates 0, 4 and 5 of the universe, as <kHz uV> pairs. */
-static void rb_setup_of(struct kunit *test, struct device *dev)
+static void robust_setup_of(struct kunit *test, struct device *dev)
 {
-	struct rb_of_node *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
+	struct robust_of_node *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
 	static const unsigned int idx[] = { 5, 0, 4 };
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, of);
 	for (i = 0; i < ARRAY_SIZE(idx); i++) {
-		of->cells[2 * i] = cpu_to_be32(rb_rate(idx[i]) / 1000);
-		of->cells[2 * i + 1] = cpu_to_be32(rb_volt(rb_rate(idx[i])));
+		of->cells[2 * i] = cpu_to_be32(robust_rate(idx[i]) / 1000);
+		of->cells[2 * i + 1] = cpu_to_be32(robust_volt(robust_rate(idx[i])));
 	}
 	of->np.full_name = "opp-robust-node";
 	of->prop.name = "operating-points";
@@ -353,43 +354,44 @@ static void rb_setup_of(struct kunit *test, struct device *dev)
 	dev->of_node = &of->np;
 }
 
-static void rb_setup_of_three(struct kunit *test, struct device *dev)
+static void robust_setup_of_three(struct kunit *test, struct device *dev)
 {
-	rb_setup_of(test, dev);
-	rb_fill(test, dev, 3);
+	robust_setup_of(test, dev);
+	robust_fill(test, dev, 3);
 }
 
-static int rb_call_of(struct device *dev)
+static int robust_call_of(struct device *dev)
 {
 	return opp_of_add_table(dev);
 }
 
-static const struct rb_fault_path rb_fault_paths[] = {
-	{ "add first", rb_setup_empty, rb_call_add_first, 2 },
-	{ "add insert", rb_setup_three, rb_call_add_insert, 1 },
-	{ "add identical", rb_setup_three, rb_call_add_same, 0 },
-	{ "remove middle", rb_setup_three, rb_call_remove_middle, 1 },
-	{ "remove last", rb_setup_one, rb_call_remove_last, 0 },
-	{ "remove table", rb_setup_three, rb_call_remove_table, 0 },
-	{ "disable", rb_setup_three, rb_call_disable, 0 },
-	{ "enable", rb_setup_three, rb_call_enable, 0 },
-	{ "cpufreq table", rb_setup_three, rb_call_cpufreq, 1 },
-	{ "register notifier", rb_setup_three, rb_call_register, 1 },
-	{ "register second notifier", rb_setup_three_nb, rb_call_register, 0 },
-	{ "of table, first", rb_setup_of, rb_call_of, 4 },
-	{ "of table, into a table", rb_setup_of_three, rb_call_of, 3 },
+static const struct robust_fault_path robust_fault_paths[] = {
+	{ "add first", robust_setup_empty, robust_call_add_first, 2 },
+	{ "add insert", robust_setup_three, robust_call_add_insert, 1 },
+	{ "add identical", robust_setup_three, robust_call_add_same, 0 },
+	{ "remove middle", robust_setup_three, robust_call_remove_middle, 1 },
+	{ "remove last", robust_setup_one, robust_call_remove_last, 0 },
+	{ "remove table", robust_setup_three, robust_call_remove_table, 0 },
+	{ "disable", robust_setup_three, robust_call_disable, 0 },
+	{ "enable", robust_setup_three, robust_call_enable, 0 },
+	{ "cpufreq table", robust_setup_three, robust_call_cpufreq, 1 },
+	{ "register notifier", robust_setup_three, robust_call_register, 1 },
+	{ "register second notifier", robust_setup_three_nb, robust_call_register, 0 },
+	{ "of table, first", robust_setup_of, robust_call_of, 4 },
+	{ "of table, into a table", robust_setup_of_three, robust_call_of, 3 },
 };
 
-static void rb_fault_desc(const struct rb_fault_path *p, char *desc)
+static void robust_fault_desc(const struct robust_fault_path *p, char *desc)
 {
 	strscpy(desc, p->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(rb_fault, rb_fault_paths, rb_fault_desc);
+KUNIT_ARRAY_PARAM(robust_fault, robust_fault_paths, robust_fault_desc);
 
 /* The nth allocation of @call fails; returns its result, *@hit if it did. */
-static int rb_call_failing(const struct rb_fault_path *p, struct device *dev,
-			   unsigned int nth, bool *hit)
+static int robust_call_failing(const struct robust_fault_path *p,
+			       struct device *dev, unsigned int nth,
+			       bool *hit)
 {
 	int ret;
 
@@ -400,11 +402,11 @@ static int rb_call_failing(const struct rb_fault_path *p, struct device *dev,
 	return ret;
 }
 
-static void rb_test_fault_path(struct kunit *test)
+static void robust_test_fault_path(struct kunit *test)
 {
-	const struct rb_fault_path *p = test->param_value;
-	struct rb_ctx *ctx = test->priv;
-	struct rb_snap before, after, want;
+	const struct robust_fault_path *p = test->param_value;
+	struct robust_ctx *ctx = test->priv;
+	struct robust_snap before, after, want;
 	unsigned int nth, enomem = 0;
 	bool hit = true;
 	int ret;
@@ -412,25 +414,25 @@ static void rb_test_fault_path(struct kunit *test)
 	/* The result without any failure, for the recovered cases. */
 	p->setup(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, p->call(ctx->dev), 0);
-	rb_snapshot(ctx->dev, &want);
+	robust_snapshot(ctx->dev, &want);
 	opp_remove_table(ctx->dev);
 
 	for (nth = 1; hit && nth < 200; nth++) {
 		p->setup(test, ctx->dev);
-		rb_snapshot(ctx->dev, &before);
-		ret = rb_call_failing(p, ctx->dev, nth, &hit);
-		rb_snapshot(ctx->dev, &after);
+		robust_snapshot(ctx->dev, &before);
+		ret = robust_call_failing(p, ctx->dev, nth, &hit);
+		robust_snapshot(ctx->dev, &after);
 		if (!hit) {
 			/* Fewer than nth allocations: the call is covered. */
 			KUNIT_EXPECT_EQ(test, ret, 0);
-			rb_expect_snap(test, &after, &want, p->name);
+			robust_expect_snap(test, &after, &want, p->name);
 		} else if (ret == -ENOMEM) {
 			enomem++;
-			rb_expect_snap(test, &after, &before, p->name);
+			robust_expect_snap(test, &after, &before, p->name);
 		} else {
 			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u",
 					    p->name, nth);
-			rb_expect_snap(test, &after, &want, p->name);
+			robust_expect_snap(test, &after, &want, p->name);
 		}
 		opp_remove_table(ctx->dev);
 	}
@@ -442,7 +444,7 @@ static void rb_test_fault_path(struct kunit *test)
 			    "%s: -ENOMEM count is not the number of sites",
 			    p->name);
 	/* The bystander never moved. */
-	rb_snapshot(ctx->bystander, &after);
+	robust_snapshot(ctx->bystander, &after);
 	KUNIT_EXPECT_EQ(test, after.count, NRATES - 1);
 }
 
@@ -450,7 +452,7 @@ static void rb_test_fault_path(struct kunit *test)
  * Fault injection must be live, or every count above would be vacuous: a
  * plain kmalloc() made with fail-nth 1 must fail.
  */
-static void rb_test_fault_injection_live(struct kunit *test)
+static void robust_test_fault_injection_live(struct kunit *test)
 {
 	void *p;
 
@@ -462,26 +464,27 @@ static void rb_test_fault_injection_live(struct kunit *test)
 			      "failslab spares GFP_KERNEL: write N to failslab/ignore-gfp-wait");
 }
 
-static struct kunit_case rb_fault_cases[] = {
-	KUNIT_CASE(rb_test_fault_injection_live),
-	KUNIT_CASE_PARAM(rb_test_fault_path, rb_fault_gen_params),
+static struct kunit_case robust_fault_cases[] = {
+	KUNIT_CASE(robust_test_fault_injection_live),
+	KUNIT_CASE_PARAM(robust_test_fault_path, robust_fault_gen_params),
 	{}
 };
 
-static struct kunit_suite rb_fault_suite = {
+static struct kunit_suite robust_fault_suite = {
 	.name = "opp_faults",
-	.init = rb_init,
-	.exit = rb_exit,
-	.test_cases = rb_fault_cases,
+	.init = robust_init,
+	.exit = robust_exit,
+	.test_cases = robust_fault_cases,
 };
 
 /* ---- opp_badinput ---- */
 
 /* New log records since the last call: one iterator for the whole suite. */
-static struct kmsg_dump_iter rb_log_iter;
+static struct kmsg_dump_iter robust_log_iter;
 
-static char rb_log_line[256];
-static char rb_log_last[2][96];	/* the cell's first two lines, for a report */
+static char robust_log_line[256];
+/* The cell's first two lines, for a report. */
+static char robust_log_last[2][96];
 
 /*
  * Consume everything logged so far. A record that does not end with a
@@ -489,10 +492,10 @@ static char rb_log_last[2][96];	/* the cell's first two lines, for a report */
  * and unreadable until the next record: log one of our own, at debug
  * level so that only the ring buffer sees it, to close it.
  */
-static void rb_log_sync(void)
+static void robust_log_sync(void)
 {
 	pr_debug("opp_robust: log mark\n");
-	while (kmsg_dump_get_line(&rb_log_iter, false, NULL, 0, NULL))
+	while (kmsg_dump_get_line(&robust_log_iter, false, NULL, 0, NULL))
 		;
 }
 
@@ -501,25 +504,25 @@ static void rb_log_sync(void)
  * "callbacks suppressed" record next to the next one that passes: that
  * record is the ratelimit's, not a second line of the call.
  */
-static unsigned int rb_log_lines(void)
+static unsigned int robust_log_lines(void)
 {
 	unsigned int n = 0;
 	size_t len;
 
-	while (kmsg_dump_get_line(&rb_log_iter, false, rb_log_line,
-				  sizeof(rb_log_line) - 1, &len)) {
-		rb_log_line[len] = '\0';
-		if (strstr(rb_log_line, "callbacks suppressed"))
+	while (kmsg_dump_get_line(&robust_log_iter, false, robust_log_line,
+				  sizeof(robust_log_line) - 1, &len)) {
+		robust_log_line[len] = '\0';
+		if (strstr(robust_log_line, "callbacks suppressed"))
 			continue;
-		if (n < ARRAY_SIZE(rb_log_last))
-			strscpy(rb_log_last[n], rb_log_line,
-				sizeof(rb_log_last[n]));
+		if (n < ARRAY_SIZE(robust_log_last))
+			strscpy(robust_log_last[n], robust_log_line,
+				sizeof(robust_log_last[n]));
 		n++;
 	}
 	return n;
 }
 
-enum rb_kind {
+enum robust_kind {
 	K_NULL,
 	K_ERR_EINVAL,
 	K_ERR_MAX,	/* the last errno IS_ERR() accepts */
@@ -529,13 +532,14 @@ enum rb_kind {
 	K_NR,
 };
 
-static const char * const rb_kind_name[K_NR] = {
+static const char * const robust_kind_name[K_NR] = {
 	"NULL", "ERR_PTR(-EINVAL)", "ERR_PTR(-MAX_ERRNO)", "never had a table",
 	"table removed", "table emptied",
 };
 
-static struct device *rb_kind_dev(struct kunit *test, struct rb_ctx *ctx,
-				  enum rb_kind k)
+static struct device *robust_kind_dev(struct kunit *test,
+				      struct robust_ctx *ctx,
+				      enum robust_kind k)
 {
 	unsigned int i;
 
@@ -547,13 +551,13 @@ static struct device *rb_kind_dev(struct kunit *test, struct rb_ctx *ctx,
 	case K_ERR_MAX:
 		return ERR_PTR(-MAX_ERRNO);
 	case K_REMOVED:
-		rb_fill(test, ctx->dev, 3);
+		robust_fill(test, ctx->dev, 3);
 		KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 		return ctx->dev;
 	case K_EMPTIED:
-		rb_fill(test, ctx->dev, 3);
+		robust_fill(test, ctx->dev, 3);
 		for (i = 0; i < 3; i++)
-			KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, rb_rate(i)), 0);
+			KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, robust_rate(i)), 0);
 		return ctx->dev;
 	default:
 		return ctx->dev;
@@ -564,117 +568,117 @@ static struct device *rb_kind_dev(struct kunit *test, struct rb_ctx *ctx,
  * One cell per export (and per NULL out-pointer variant): the call, made
  * on @dev, returns what the contract says for that kind of device.
  */
-struct rb_cell {
+struct robust_cell {
 	const char *name;
 	int (*call)(struct device *dev);
 	bool ignores_dev_kind;	/* -EINVAL whatever the device */
 	bool always_ok;		/* no error to report: 0 whatever the device */
 };
 
-static int rb_ptr_ret(struct opp *opp)
+static int robust_ptr_ret(struct opp *opp)
 {
 	return IS_ERR(opp) ? PTR_ERR(opp) : 0;
 }
 
-static int rb_bi_enable(struct device *dev)
+static int robust_bi_enable(struct device *dev)
 {
-	return opp_enable(dev, rb_rate(0));
+	return opp_enable(dev, robust_rate(0));
 }
 
-static int rb_bi_disable(struct device *dev)
+static int robust_bi_disable(struct device *dev)
 {
-	return opp_disable(dev, rb_rate(0));
+	return opp_disable(dev, robust_rate(0));
 }
 
-static int rb_bi_remove(struct device *dev)
+static int robust_bi_remove(struct device *dev)
 {
-	return opp_remove(dev, rb_rate(0));
+	return opp_remove(dev, robust_rate(0));
 }
 
-static int rb_bi_remove_table(struct device *dev)
+static int robust_bi_remove_table(struct device *dev)
 {
 	return opp_remove_table(dev);
 }
 
-static int rb_bi_add_zero(struct device *dev)
+static int robust_bi_add_zero(struct device *dev)
 {
-	return opp_add(dev, 0, rb_volt(0));
+	return opp_add(dev, 0, robust_volt(0));
 }
 
-static int rb_bi_exact(struct device *dev, unsigned long f, bool avail)
+static int robust_bi_exact(struct device *dev, unsigned long f, bool avail)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = rb_ptr_ret(opp_find_freq_exact(dev, f, avail));
+	ret = robust_ptr_ret(opp_find_freq_exact(dev, f, avail));
 	rcu_read_unlock();
 	return ret;
 }
 
-static int rb_bi_exact_0(struct device *dev)
+static int robust_bi_exact_0(struct device *dev)
 {
-	return rb_bi_exact(dev, 0, true);
+	return robust_bi_exact(dev, 0, true);
 }
 
-static int rb_bi_exact_max_disabled(struct device *dev)
+static int robust_bi_exact_max_disabled(struct device *dev)
 {
-	return rb_bi_exact(dev, ULONG_MAX, false);
+	return robust_bi_exact(dev, ULONG_MAX, false);
 }
 
 /* ceil or floor from @f; *freq must be untouched on error. */
-static int rb_bi_search(struct device *dev, bool ceil, unsigned long f)
+static int robust_bi_search(struct device *dev, bool ceil, unsigned long f)
 {
 	unsigned long freq = f;
 	int ret;
 
 	rcu_read_lock();
-	ret = rb_ptr_ret(ceil ? opp_find_freq_ceil(dev, &freq) :
+	ret = robust_ptr_ret(ceil ? opp_find_freq_ceil(dev, &freq) :
 			 opp_find_freq_floor(dev, &freq));
 	rcu_read_unlock();
 	return ret || freq == f ? ret : -EFAULT;
 }
 
-static int rb_bi_ceil_0(struct device *dev)
+static int robust_bi_ceil_0(struct device *dev)
 {
-	return rb_bi_search(dev, true, 0);
+	return robust_bi_search(dev, true, 0);
 }
 
-static int rb_bi_ceil_max(struct device *dev)
+static int robust_bi_ceil_max(struct device *dev)
 {
-	return rb_bi_search(dev, true, ULONG_MAX);
+	return robust_bi_search(dev, true, ULONG_MAX);
 }
 
-static int rb_bi_floor_0(struct device *dev)
+static int robust_bi_floor_0(struct device *dev)
 {
-	return rb_bi_search(dev, false, 0);
+	return robust_bi_search(dev, false, 0);
 }
 
-static int rb_bi_floor_max(struct device *dev)
+static int robust_bi_floor_max(struct device *dev)
 {
-	return rb_bi_search(dev, false, ULONG_MAX);
+	return robust_bi_search(dev, false, ULONG_MAX);
 }
 
-static int rb_bi_ceil_null(struct device *dev)
-{
-	int ret;
-
-	rcu_read_lock();
-	ret = rb_ptr_ret(opp_find_freq_ceil(dev, NULL));
-	rcu_read_unlock();
-	return ret;
-}
-
-static int rb_bi_floor_null(struct device *dev)
+static int robust_bi_ceil_null(struct device *dev)
 {
 	int ret;
 
 	rcu_read_lock();
-	ret = rb_ptr_ret(opp_find_freq_floor(dev, NULL));
+	ret = robust_ptr_ret(opp_find_freq_ceil(dev, NULL));
 	rcu_read_unlock();
 	return ret;
 }
 
-static int rb_bi_count(struct device *dev)
+static int robust_bi_floor_null(struct device *dev)
+{
+	int ret;
+
+	rcu_read_lock();
+	ret = robust_ptr_ret(opp_find_freq_floor(dev, NULL));
+	rcu_read_unlock();
+	return ret;
+}
+
+static int robust_bi_count(struct device *dev)
 {
 	int ret;
 
@@ -684,7 +688,7 @@ static int rb_bi_count(struct device *dev)
 	return ret;
 }
 
-static int rb_bi_cpufreq(struct device *dev)
+static int robust_bi_cpufreq(struct device *dev)
 {
 	struct cpufreq_frequency_table *ft = ERR_PTR(-EFAULT);
 	int ret = opp_init_cpufreq_table(dev, &ft);
@@ -696,13 +700,13 @@ static int rb_bi_cpufreq(struct device *dev)
 	return ret;
 }
 
-static int rb_bi_cpufreq_null(struct device *dev)
+static int robust_bi_cpufreq_null(struct device *dev)
 {
 	return opp_init_cpufreq_table(dev, NULL);
 }
 
 /* Freeing with any device, or nothing, is harmless and clears the pointer. */
-static int rb_bi_free_cpufreq(struct device *dev)
+static int robust_bi_free_cpufreq(struct device *dev)
 {
 	struct cpufreq_frequency_table *ft = NULL;
 
@@ -716,7 +720,7 @@ static int rb_bi_free_cpufreq(struct device *dev)
 }
 
 /* A lookup that fails must leave @info alone. */
-static int rb_bi_lookup(struct device *dev, int kind, unsigned long f)
+static int robust_bi_lookup(struct device *dev, int kind, unsigned long f)
 {
 	struct opp_info info = { .rate = 7, .u_volt = 8, .available = true };
 	int ret;
@@ -732,87 +736,87 @@ static int rb_bi_lookup(struct device *dev, int kind, unsigned long f)
 	return ret;
 }
 
-static int rb_bi_lookup_ceil_0(struct device *dev)
+static int robust_bi_lookup_ceil_0(struct device *dev)
 {
-	return rb_bi_lookup(dev, 0, 0);
+	return robust_bi_lookup(dev, 0, 0);
 }
 
-static int rb_bi_lookup_floor_max(struct device *dev)
+static int robust_bi_lookup_floor_max(struct device *dev)
 {
-	return rb_bi_lookup(dev, 1, ULONG_MAX);
+	return robust_bi_lookup(dev, 1, ULONG_MAX);
 }
 
-static int rb_bi_lookup_exact_max(struct device *dev)
+static int robust_bi_lookup_exact_max(struct device *dev)
 {
-	return rb_bi_lookup(dev, 2, ULONG_MAX);
+	return robust_bi_lookup(dev, 2, ULONG_MAX);
 }
 
-static int rb_bi_lookup_null(struct device *dev)
+static int robust_bi_lookup_null(struct device *dev)
 {
 	int a = opp_lookup_ceil(dev, 0, NULL);
 	int b = opp_lookup_floor(dev, ULONG_MAX, NULL);
-	int c = opp_lookup_exact(dev, rb_rate(0), true, NULL);
+	int c = opp_lookup_exact(dev, robust_rate(0), true, NULL);
 
 	return a == b && b == c ? a : -EFAULT;
 }
 
-static int rb_bi_register(struct device *dev)
+static int robust_bi_register(struct device *dev)
 {
-	return opp_register_notifier(dev, &rb_nb);
+	return opp_register_notifier(dev, &robust_nb);
 }
 
-static int rb_bi_register_null(struct device *dev)
+static int robust_bi_register_null(struct device *dev)
 {
 	return opp_register_notifier(dev, NULL);
 }
 
-static int rb_bi_unregister(struct device *dev)
+static int robust_bi_unregister(struct device *dev)
 {
-	return opp_unregister_notifier(dev, &rb_nb);
+	return opp_unregister_notifier(dev, &robust_nb);
 }
 
-static int rb_bi_unregister_null(struct device *dev)
+static int robust_bi_unregister_null(struct device *dev)
 {
 	return opp_unregister_notifier(dev, NULL);
 }
 
 /* Without a device tree node: -EINVAL, whatever the device's table. */
-static int rb_bi_of_add(struct device *dev)
+static int robust_bi_of_add(struct device *dev)
 {
 	return opp_of_add_table(dev);
 }
 
-static const struct rb_cell rb_cells[] = {
-	{ "opp_enable", rb_bi_enable },
-	{ "opp_disable", rb_bi_disable },
-	{ "opp_remove", rb_bi_remove },
-	{ "opp_remove_table", rb_bi_remove_table },
-	{ "opp_add(0 Hz)", rb_bi_add_zero, true },
-	{ "opp_find_freq_exact(0)", rb_bi_exact_0 },
-	{ "opp_find_freq_exact(ULONG_MAX, false)", rb_bi_exact_max_disabled },
-	{ "opp_find_freq_ceil(0)", rb_bi_ceil_0 },
-	{ "opp_find_freq_ceil(ULONG_MAX)", rb_bi_ceil_max },
-	{ "opp_find_freq_floor(0)", rb_bi_floor_0 },
-	{ "opp_find_freq_floor(ULONG_MAX)", rb_bi_floor_max },
-	{ "opp_find_freq_ceil(NULL)", rb_bi_ceil_null, true },
-	{ "opp_find_freq_floor(NULL)", rb_bi_floor_null, true },
-	{ "opp_get_opp_count", rb_bi_count },
-	{ "opp_init_cpufreq_table", rb_bi_cpufreq },
-	{ "opp_init_cpufreq_table(NULL)", rb_bi_cpufreq_null, true },
-	{ "opp_free_cpufreq_table", rb_bi_free_cpufreq, false, true },
-	{ "opp_lookup_ceil(0)", rb_bi_lookup_ceil_0 },
-	{ "opp_lookup_floor(ULONG_MAX)", rb_bi_lookup_floor_max },
-	{ "opp_lookup_exact(ULONG_MAX, false)", rb_bi_lookup_exact_max },
-	{ "opp_lookup_*(NULL info)", rb_bi_lookup_null, true },
-	{ "opp_register_notifier", rb_bi_register },
-	{ "opp_register_notifier(NULL)", rb_bi_register_null, true },
-	{ "opp_unregister_notifier", rb_bi_unregister },
-	{ "opp_unregister_notifier(NULL)", rb_bi_unregister_null, true },
-	{ "opp_of_add_table(no node)", rb_bi_of_add, true },
+static const struct robust_cell robust_cells[] = {
+	{ "opp_enable", robust_bi_enable },
+	{ "opp_disable", robust_bi_disable },
+	{ "opp_remove", robust_bi_remove },
+	{ "opp_remove_table", robust_bi_remove_table },
+	{ "opp_add(0 Hz)", robust_bi_add_zero, true },
+	{ "opp_find_freq_exact(0)", robust_bi_exact_0 },
+	{ "opp_find_freq_exact(ULONG_MAX, false)", robust_bi_exact_max_disabled },
+	{ "opp_find_freq_ceil(0)", robust_bi_ceil_0 },
+	{ "opp_find_freq_ceil(ULONG_MAX)", robust_bi_ceil_max },
+	{ "opp_find_freq_floor(0)", robust_bi_floor_0 },
+	{ "opp_find_freq_floor(ULONG_MAX)", robust_bi_floor_max },
+	{ "opp_find_freq_ceil(NULL)", robust_bi_ceil_null, true },
+	{ "opp_find_freq_floor(NULL)", robust_bi_floor_null, true },
+	{ "opp_get_opp_count", robust_bi_count },
+	{ "opp_init_cpufreq_table", robust_bi_cpufreq },
+	{ "opp_init_cpufreq_table(NULL)", robust_bi_cpufreq_null, true },
+	{ "opp_free_cpufreq_table", robust_bi_free_cpufreq, false, true },
+	{ "opp_lookup_ceil(0)", robust_bi_lookup_ceil_0 },
+	{ "opp_lookup_floor(ULONG_MAX)", robust_bi_lookup_floor_max },
+	{ "opp_lookup_exact(ULONG_MAX, false)", robust_bi_lookup_exact_max },
+	{ "opp_lookup_*(NULL info)", robust_bi_lookup_null, true },
+	{ "opp_register_notifier", robust_bi_register },
+	{ "opp_register_notifier(NULL)", robust_bi_register_null, true },
+	{ "opp_unregister_notifier", robust_bi_unregister },
+	{ "opp_unregister_notifier(NULL)", robust_bi_unregister_null, true },
+	{ "opp_of_add_table(no node)", robust_bi_of_add, true },
 };
 
 /* The contract's answer for a device of kind @k. */
-static int rb_expected(const struct rb_cell *c, enum rb_kind k)
+static int robust_expected(const struct robust_cell *c, enum robust_kind k)
 {
 	if (c->always_ok)
 		return 0;
@@ -821,43 +825,43 @@ static int rb_expected(const struct rb_cell *c, enum rb_kind k)
 	return -ENODEV;
 }
 
-static void rb_kind_gen_desc(const enum rb_kind *k, char *desc)
+static void robust_kind_gen_desc(const enum robust_kind *k, char *desc)
 {
-	strscpy(desc, rb_kind_name[*k], KUNIT_PARAM_DESC_SIZE);
+	strscpy(desc, robust_kind_name[*k], KUNIT_PARAM_DESC_SIZE);
 }
 
-static const enum rb_kind rb_kinds[] = {
+static const enum robust_kind robust_kinds[] = {
 	K_NULL, K_ERR_EINVAL, K_ERR_MAX, K_NEVER, K_REMOVED, K_EMPTIED,
 };
 
-KUNIT_ARRAY_PARAM(rb_kind, rb_kinds, rb_kind_gen_desc);
+KUNIT_ARRAY_PARAM(robust_kind, robust_kinds, robust_kind_gen_desc);
 
-static void rb_test_bad_device(struct kunit *test)
+static void robust_test_bad_device(struct kunit *test)
 {
-	const enum rb_kind *k = test->param_value;
-	struct rb_ctx *ctx = test->priv;
-	struct rb_snap by0, by1, own0, own1;
-	struct device *dev = rb_kind_dev(test, ctx, *k);
+	const enum robust_kind *k = test->param_value;
+	struct robust_ctx *ctx = test->priv;
+	struct robust_snap by0, by1, own0, own1;
+	struct device *dev = robust_kind_dev(test, ctx, *k);
 	unsigned int i, lines;
 	int ret;
 
-	rb_snapshot(ctx->bystander, &by0);
-	rb_snapshot(ctx->dev, &own0);
-	for (i = 0; i < ARRAY_SIZE(rb_cells); i++) {
-		rb_log_sync();
-		ret = rb_cells[i].call(dev);
-		lines = rb_log_lines();
-		KUNIT_EXPECT_EQ_MSG(test, ret, rb_expected(&rb_cells[i], *k),
-				    "%s on %s", rb_cells[i].name,
-				    rb_kind_name[*k]);
+	robust_snapshot(ctx->bystander, &by0);
+	robust_snapshot(ctx->dev, &own0);
+	for (i = 0; i < ARRAY_SIZE(robust_cells); i++) {
+		robust_log_sync();
+		ret = robust_cells[i].call(dev);
+		lines = robust_log_lines();
+		KUNIT_EXPECT_EQ_MSG(test, ret, robust_expected(&robust_cells[i], *k),
+				    "%s on %s", robust_cells[i].name,
+				    robust_kind_name[*k]);
 		KUNIT_EXPECT_LE_MSG(test, lines, 1U,
 				    "%s on %s logged %u lines: '%s' '%s'",
-				    rb_cells[i].name, rb_kind_name[*k], lines,
-				    rb_log_last[0], rb_log_last[1]);
-		rb_snapshot(ctx->bystander, &by1);
-		rb_expect_snap(test, &by1, &by0, rb_cells[i].name);
-		rb_snapshot(ctx->dev, &own1);
-		rb_expect_snap(test, &own1, &own0, rb_cells[i].name);
+				    robust_cells[i].name, robust_kind_name[*k], lines,
+				    robust_log_last[0], robust_log_last[1]);
+		robust_snapshot(ctx->bystander, &by1);
+		robust_expect_snap(test, &by1, &by0, robust_cells[i].name);
+		robust_snapshot(ctx->dev, &own1);
+		robust_expect_snap(test, &own1, &own0, robust_cells[i].name);
 	}
 }
 
@@ -866,64 +870,65 @@ static void rb_test_bad_device(struct kunit *test)
  * ULONG_MAX, a missing frequency next to present ones (the edges of the
  * bisection), and duplicate or conflicting adds at both ends of the table.
  */
-static void rb_test_populated_misses(struct kunit *test)
+static void robust_test_populated_misses(struct kunit *test)
 {
-	struct rb_ctx *ctx = test->priv;
+	struct robust_ctx *ctx = test->priv;
 	struct device *dev = ctx->dev;
-	struct rb_snap s0, s1;
+	struct robust_snap s0, s1;
 	unsigned long miss[] = {
-		0, 1, rb_rate(0) - 1, rb_rate(0) + 1, rb_rate(NRATES - 1) + 1,
+		0, 1, robust_rate(0) - 1, robust_rate(0) + 1, robust_rate(NRATES - 1) + 1,
 		ULONG_MAX,
 	};
 	unsigned long f;
 	unsigned int i;
 
-	rb_fill(test, dev, NRATES);
-	KUNIT_ASSERT_EQ(test, opp_disable(dev, rb_rate(3)), 0);
-	rb_snapshot(dev, &s0);
+	robust_fill(test, dev, NRATES);
+	KUNIT_ASSERT_EQ(test, opp_disable(dev, robust_rate(3)), 0);
+	robust_snapshot(dev, &s0);
 	for (i = 0; i < ARRAY_SIZE(miss); i++) {
-		rb_log_sync();
+		robust_log_sync();
 		KUNIT_EXPECT_EQ(test, opp_enable(dev, miss[i]), -ENODEV);
 		KUNIT_EXPECT_EQ(test, opp_disable(dev, miss[i]), -ENODEV);
 		KUNIT_EXPECT_EQ(test, opp_remove(dev, miss[i]), -ENODEV);
-		KUNIT_EXPECT_EQ(test, rb_bi_exact(dev, miss[i], true), -ERANGE);
-		KUNIT_EXPECT_EQ(test, rb_bi_exact(dev, miss[i], false), -ERANGE);
-		KUNIT_EXPECT_LE(test, rb_log_lines(), 1U);
+		KUNIT_EXPECT_EQ(test, robust_bi_exact(dev, miss[i], true), -ERANGE);
+		KUNIT_EXPECT_EQ(test, robust_bi_exact(dev, miss[i], false), -ERANGE);
+		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
 	}
 	/* The edges: ceil of 0 is the lowest, floor of ULONG_MAX the top. */
 	rcu_read_lock();
 	f = 0;
 	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(dev, &f)),
-			rb_rate(0));
+			robust_rate(0));
 	f = ULONG_MAX;
 	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(dev, &f)),
-			rb_rate(NRATES - 1));
-	f = rb_rate(NRATES - 1) + 1;
+			robust_rate(NRATES - 1));
+	f = robust_rate(NRATES - 1) + 1;
 	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(dev, &f), ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f, rb_rate(NRATES - 1) + 1);
-	f = rb_rate(0) - 1;
+	KUNIT_EXPECT_EQ(test, f, robust_rate(NRATES - 1) + 1);
+	f = robust_rate(0) - 1;
 	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(dev, &f), ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f, rb_rate(0) - 1);
+	KUNIT_EXPECT_EQ(test, f, robust_rate(0) - 1);
 	rcu_read_unlock();
 
 	/* Duplicates at the first, a middle and the last index. */
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(0), rb_volt(rb_rate(0))), 0);
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(NRATES - 1),
-				      rb_volt(rb_rate(NRATES - 1))), 0);
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(0), 1), -EEXIST);
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(NRATES - 1), 1), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(0),
+				      robust_volt(robust_rate(0))), 0);
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(NRATES - 1),
+				      robust_volt(robust_rate(NRATES - 1))), 0);
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(0), 1), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(NRATES - 1), 1), -EEXIST);
 	/* Conflicting and identical adds of a disabled OPP: both refused. */
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(3), 1), -EEXIST);
-	KUNIT_EXPECT_EQ(test, opp_add(dev, rb_rate(3), rb_volt(rb_rate(3))),
-			-EEXIST);
-	rb_snapshot(dev, &s1);
-	rb_expect_snap(test, &s1, &s0, "misses");
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(3), 1), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(3),
+				      robust_volt(robust_rate(3))), -EEXIST);
+	robust_snapshot(dev, &s1);
+	robust_expect_snap(test, &s1, &s0, "misses");
 }
 
 /* Accessors on what is not an available OPP; no table is touched. */
-static void rb_test_accessors(struct kunit *test)
+static void robust_test_accessors(struct kunit *test)
 {
-	struct rb_ctx *ctx = test->priv;
+	struct robust_ctx *ctx = test->priv;
 	struct opp *bad[] = {
 		NULL, ERR_PTR(-EINVAL), ERR_PTR(-MAX_ERRNO), ERR_PTR(-1),
 		ERR_PTR(-ERANGE), ERR_PTR(-ENODEV),
@@ -940,41 +945,41 @@ static void rb_test_accessors(struct kunit *test)
 	 * Found while available, disabled while the reader still holds it:
 	 * the accessors now report nothing, and memory stays valid.
 	 */
-	rb_fill(test, ctx->dev, 2);
+	robust_fill(test, ctx->dev, 2);
 	rcu_read_lock();
-	opp = opp_find_freq_exact(ctx->dev, rb_rate(1), true);
+	opp = opp_find_freq_exact(ctx->dev, robust_rate(1), true);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), rb_volt(rb_rate(1)));
+	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), robust_volt(robust_rate(1)));
 	rcu_read_unlock();
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, rb_rate(1)), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, robust_rate(1)), 0);
 	rcu_read_lock();
-	opp = opp_find_freq_exact(ctx->dev, rb_rate(1), false);
+	opp = opp_find_freq_exact(ctx->dev, robust_rate(1), false);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
 	KUNIT_EXPECT_EQ(test, opp_get_freq(opp), 0UL);
 	KUNIT_EXPECT_EQ(test, opp_get_voltage(opp), 0UL);
 	rcu_read_unlock();
 }
 
-static int rb_badinput_suite_init(struct kunit_suite *suite)
+static int robust_badinput_suite_init(struct kunit_suite *suite)
 {
-	kmsg_dump_rewind(&rb_log_iter);
-	rb_log_sync();
+	kmsg_dump_rewind(&robust_log_iter);
+	robust_log_sync();
 	return 0;
 }
 
-static struct kunit_case rb_badinput_cases[] = {
-	KUNIT_CASE_PARAM(rb_test_bad_device, rb_kind_gen_params),
-	KUNIT_CASE(rb_test_populated_misses),
-	KUNIT_CASE(rb_test_accessors),
+static struct kunit_case robust_badinput_cases[] = {
+	KUNIT_CASE_PARAM(robust_test_bad_device, robust_kind_gen_params),
+	KUNIT_CASE(robust_test_populated_misses),
+	KUNIT_CASE(robust_test_accessors),
 	{}
 };
 
-static struct kunit_suite rb_badinput_suite = {
+static struct kunit_suite robust_badinput_suite = {
 	.name = "opp_badinput",
-	.suite_init = rb_badinput_suite_init,
-	.init = rb_init,
-	.exit = rb_exit,
-	.test_cases = rb_badinput_cases,
+	.suite_init = robust_badinput_suite_init,
+	.init = robust_init,
+	.exit = robust_exit,
+	.test_cases = robust_badinput_cases,
 };
 
 /* ---- opp_release ---- */
@@ -983,46 +988,47 @@ static struct kunit_suite rb_badinput_suite = {
  * A device that went through device_add() and device_del(): once both its
  * owner and the library have let go, whichever order, it is released.
  */
-static void rb_test_release_after_remove(struct kunit *test)
+static void robust_test_release_after_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = rb_dev_new(test, "opp-robust-reg", &released);
+	struct device *dev = robust_dev_new(test, "opp-robust-reg", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
-	rb_fill(test, dev, 3);
+	robust_fill(test, dev, 3);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
 	device_unregister(dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
-static void rb_test_release_before_remove(struct kunit *test)
+static void robust_test_release_before_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = rb_dev_new(test, "opp-robust-reg2", &released);
+	struct device *dev = robust_dev_new(test, "opp-robust-reg2", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
-	rb_fill(test, dev, 3);
+	robust_fill(test, dev, 3);
 	device_unregister(dev);
 	/* The library's reference keeps it: no new device can take its place. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
-	KUNIT_EXPECT_EQ(test, rb_bi_count(dev), 3);
-	KUNIT_EXPECT_EQ(test, opp_remove(dev, rb_rate(0)), 0);
+	KUNIT_EXPECT_EQ(test, robust_bi_count(dev), 3);
+	KUNIT_EXPECT_EQ(test, opp_remove(dev, robust_rate(0)), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
-static struct kunit_case rb_release_cases[] = {
-	KUNIT_CASE(rb_test_release_after_remove),
-	KUNIT_CASE(rb_test_release_before_remove),
+static struct kunit_case robust_release_cases[] = {
+	KUNIT_CASE(robust_test_release_after_remove),
+	KUNIT_CASE(robust_test_release_before_remove),
 	{}
 };
 
-static struct kunit_suite rb_release_suite = {
+static struct kunit_suite robust_release_suite = {
 	.name = "opp_release",
-	.test_cases = rb_release_cases,
+	.test_cases = robust_release_cases,
 };
 
-kunit_test_suites(&rb_fault_suite, &rb_badinput_suite, &rb_release_suite);
+kunit_test_suites(&robust_fault_suite, &robust_badinput_suite,
+		  &robust_release_suite);
 
 MODULE_DESCRIPTION("Robustness tests of the OPP library: faults, bad input");
 MODULE_LICENSE("GPL");

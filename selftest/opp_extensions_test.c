@@ -23,15 +23,15 @@
 
 #define MHZ 1000000UL
 
-struct opp_ext_ctx {
+struct extensions_ctx {
 	struct device *dev;
 	struct device *other;
 	atomic_t released;
 };
 
-static int opp_ext_init(struct kunit *test)
+static int extensions_init(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	struct extensions_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	ctx->dev = opp_test_dev_new(test, "opp-ext-a", &ctx->released);
@@ -40,9 +40,9 @@ static int opp_ext_init(struct kunit *test)
 	return 0;
 }
 
-static void opp_ext_exit(struct kunit *test)
+static void extensions_exit(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
+	struct extensions_ctx *ctx = test->priv;
 
 	opp_remove_table(ctx->dev);
 	opp_remove_table(ctx->other);
@@ -51,28 +51,28 @@ static void opp_ext_exit(struct kunit *test)
 }
 
 /* 200, 400, 600, 800 MHz; the voltage is a function of the rate. */
-static unsigned long opp_ext_volt(unsigned long rate)
+static unsigned long volt_of(unsigned long rate)
 {
 	return 800000 + rate / 2000;
 }
 
-static void opp_ext_add4(struct kunit *test, struct device *dev)
+static void add_four(struct kunit *test, struct device *dev)
 {
 	unsigned long f;
 
 	for (f = 200 * MHZ; f <= 800 * MHZ; f += 200 * MHZ)
-		KUNIT_ASSERT_EQ(test, opp_add(dev, f, opp_ext_volt(f)), 0);
+		KUNIT_ASSERT_EQ(test, opp_add(dev, f, volt_of(f)), 0);
 }
 
-static void opp_ext_lookup_values(struct kunit *test)
+static void lookup_values(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
+	struct extensions_ctx *ctx = test->priv;
 	struct opp_info info;
 
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 300 * MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, opp_ext_volt(400 * MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, volt_of(400 * MHZ));
 	KUNIT_EXPECT_TRUE(test, info.available);
 
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
@@ -84,22 +84,22 @@ static void opp_ext_lookup_values(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_lookup_exact(ctx->dev, 600 * MHZ, false, &info),
 			0);
 	KUNIT_EXPECT_EQ(test, info.rate, 600 * MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, opp_ext_volt(600 * MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, volt_of(600 * MHZ));
 	KUNIT_EXPECT_FALSE(test, info.available);
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, 799 * MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * MHZ);
 }
 
-static void opp_ext_lookup_errors(struct kunit *test)
+static void lookup_errors(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
+	struct extensions_ctx *ctx = test->priv;
 	struct opp_info info = { .rate = 42, .u_volt = 43 };
 
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_lookup_floor(NULL, 0, &info), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ERR_PTR(-EIO), 1, true, &info),
 			-EINVAL);
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->dev, 0, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_lookup_floor(ctx->dev, 0, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->dev, 1, true, NULL), -EINVAL);
@@ -114,7 +114,7 @@ static void opp_ext_lookup_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.u_volt, 43UL);
 }
 
-struct opp_ext_irq {
+struct irq_lookups {
 	struct hrtimer timer;
 	struct completion done;
 	struct device *dev;
@@ -124,9 +124,9 @@ struct opp_ext_irq {
 	bool in_hardirq;
 };
 
-static enum hrtimer_restart opp_ext_irq_fn(struct hrtimer *timer)
+static enum hrtimer_restart irq_lookups_fn(struct hrtimer *timer)
 {
-	struct opp_ext_irq *irq = container_of(timer, struct opp_ext_irq, timer);
+	struct irq_lookups *irq = container_of(timer, struct irq_lookups, timer);
 
 	irq->in_hardirq = in_hardirq();
 	irq->ret = opp_lookup_ceil(irq->dev, 300 * MHZ, &irq->info);
@@ -140,17 +140,17 @@ static enum hrtimer_restart opp_ext_irq_fn(struct hrtimer *timer)
 }
 
 /* The lookups take no lock but RCU: they work in a hard interrupt. */
-static void opp_ext_lookup_hardirq(struct kunit *test)
+static void lookup_hardirq(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
-	struct opp_ext_irq *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
+	struct extensions_ctx *ctx = test->priv;
+	struct irq_lookups *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, irq);
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	irq->dev = ctx->dev;
 	init_completion(&irq->done);
 	hrtimer_init(&irq->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	irq->timer.function = opp_ext_irq_fn;
+	irq->timer.function = irq_lookups_fn;
 	hrtimer_start(&irq->timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&irq->done, 5 * HZ),
 			0UL);
@@ -162,7 +162,7 @@ static void opp_ext_lookup_hardirq(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, irq->count, 4);
 }
 
-struct opp_ext_reader {
+struct reader_thread {
 	struct device *dev;
 	atomic_t phase;		/* 1: holding the OPP; 2: it was removed */
 	struct completion done;
@@ -170,9 +170,9 @@ struct opp_ext_reader {
 	bool found;
 };
 
-static int opp_ext_reader_fn(void *data)
+static int reader_thread_fn(void *data)
 {
-	struct opp_ext_reader *r = data;
+	struct reader_thread *r = data;
 	unsigned long freq = 400 * MHZ;
 	struct opp *opp;
 
@@ -194,17 +194,17 @@ static int opp_ext_reader_fn(void *data)
 }
 
 /* An OPP found before its table was removed stays readable until unlock. */
-static void opp_ext_remove_under_reader(struct kunit *test)
+static void remove_under_reader(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
-	struct opp_ext_reader *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct extensions_ctx *ctx = test->priv;
+	struct reader_thread *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	struct task_struct *task;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	r->dev = ctx->dev;
 	init_completion(&r->done);
-	task = kthread_run(opp_ext_reader_fn, r, "opp-ext-reader");
+	task = kthread_run(reader_thread_fn, r, "opp-ext-reader");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	while (atomic_read(&r->phase) != 1)
 		usleep_range(100, 200);
@@ -214,14 +214,14 @@ static void opp_ext_remove_under_reader(struct kunit *test)
 	wait_for_completion(&r->done);
 	KUNIT_ASSERT_TRUE(test, r->found);
 	KUNIT_EXPECT_EQ(test, r->rate, 400 * MHZ);
-	KUNIT_EXPECT_EQ(test, r->u_volt, opp_ext_volt(400 * MHZ));
+	KUNIT_EXPECT_EQ(test, r->u_volt, volt_of(400 * MHZ));
 	/* Let the grace period pass and the memory go while we still run. */
 	synchronize_rcu();
 }
 
 #define OPP_EXT_MAX_EVENTS 16
 
-struct opp_ext_listener {
+struct listener {
 	struct notifier_block nb;
 	struct device *dev;
 	unsigned int n;
@@ -231,10 +231,10 @@ struct opp_ext_listener {
 };
 
 /* Records each event and whether the change was visible when it came. */
-static int opp_ext_listen(struct notifier_block *nb, unsigned long event,
-			  void *data)
+static int listen(struct notifier_block *nb, unsigned long event,
+		  void *data)
 {
-	struct opp_ext_listener *l = container_of(nb, struct opp_ext_listener, nb);
+	struct listener *l = container_of(nb, struct listener, nb);
 	const struct opp_info *info = data;
 	struct opp_info now;
 	bool visible;
@@ -260,36 +260,35 @@ static int opp_ext_listen(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
-static void opp_ext_expect_event(struct kunit *test,
-				 struct opp_ext_listener *l, unsigned int i,
-				 unsigned long event, unsigned long rate,
-				 bool available)
+static void expect_event(struct kunit *test, struct listener *l,
+			 unsigned int i, unsigned long event,
+			 unsigned long rate, bool available)
 {
 	KUNIT_ASSERT_LT(test, i, l->n);
 	KUNIT_EXPECT_EQ_MSG(test, l->event[i], event, "event %u", i);
 	KUNIT_EXPECT_EQ_MSG(test, l->info[i].rate, rate, "event %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, opp_ext_volt(rate),
+	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, volt_of(rate),
 			    "event %u", i);
 	KUNIT_EXPECT_EQ_MSG(test, l->info[i].available, available, "event %u", i);
 	KUNIT_EXPECT_TRUE_MSG(test, l->visible[i], "event %u came too early", i);
 }
 
-static void opp_ext_notifier_events(struct kunit *test)
+static void notifier_events(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
-	struct opp_ext_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+	struct extensions_ctx *ctx = test->priv;
+	struct listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
-	l->nb.notifier_call = opp_ext_listen;
+	l->nb.notifier_call = listen;
 	l->dev = ctx->dev;
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * MHZ,
-				      opp_ext_volt(1000 * MHZ)), 0);
+				      volt_of(1000 * MHZ)), 0);
 	/* No change, no event. */
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * MHZ,
-				      opp_ext_volt(1000 * MHZ)), 0);
+				      volt_of(1000 * MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 200 * MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * MHZ), 0);
@@ -300,38 +299,38 @@ static void opp_ext_notifier_events(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 300 * MHZ), -ENODEV);
 
 	KUNIT_ASSERT_EQ(test, l->n, 4U);
-	opp_ext_expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * MHZ, true);
-	opp_ext_expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * MHZ, false);
-	opp_ext_expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * MHZ, true);
-	opp_ext_expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * MHZ, true);
+	expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * MHZ, true);
+	expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * MHZ, false);
+	expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * MHZ, true);
+	expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * MHZ, true);
 
 	/* A removed table tells of each OPP and takes the registration. */
 	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 	KUNIT_ASSERT_EQ(test, l->n, 8U);
-	opp_ext_expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * MHZ, true);
-	opp_ext_expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * MHZ, true);
+	expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * MHZ, true);
+	expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * MHZ, true);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), -ENODEV);
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, l->n, 8U);
 }
 
-static void opp_ext_notifier_registration(struct kunit *test)
+static void notifier_registration(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
-	struct opp_ext_listener *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
-	struct opp_ext_listener *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	struct extensions_ctx *ctx = test->priv;
+	struct listener *a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	struct listener *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
-	a->nb.notifier_call = opp_ext_listen;
-	b->nb.notifier_call = opp_ext_listen;
+	a->nb.notifier_call = listen;
+	b->nb.notifier_call = listen;
 	a->dev = ctx->dev;
 	b->dev = ctx->dev;
 
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(NULL, &a->nb), -EINVAL);
-	opp_ext_add4(test, ctx->dev);
-	opp_ext_add4(test, ctx->other);
+	add_four(test, ctx->dev);
+	add_four(test, ctx->other);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, NULL), -EINVAL);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), 0);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -EEXIST);
@@ -356,16 +355,16 @@ static void opp_ext_notifier_registration(struct kunit *test)
 }
 
 /* A detached device tree node with one operating-points property. */
-struct opp_ext_of {
+struct dt_suite {
 	struct device_node np;
 	struct property prop;
 	__be32 cells[16];
 };
 
-static void opp_ext_of_attach(struct kunit *test, struct device *dev,
-			      const u32 *cells, unsigned int n)
+static void dt_attach(struct kunit *test, struct device *dev,
+		      const u32 *cells, unsigned int n)
 {
-	struct opp_ext_of *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
+	struct dt_suite *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
 	unsigned int i;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, of);
@@ -380,9 +379,9 @@ static void opp_ext_of_attach(struct kunit *test, struct device *dev,
 	dev->of_node = &of->np;
 }
 
-static void opp_ext_of_table(struct kunit *test)
+static void dt_table(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
+	struct extensions_ctx *ctx = test->priv;
 	/* Unsorted, with one identical repeat. */
 	static const u32 cells[] = {
 		600000, 1100000, 200000, 900000, 400000, 1000000,
@@ -390,7 +389,7 @@ static void opp_ext_of_table(struct kunit *test)
 	};
 	struct opp_info info;
 
-	opp_ext_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	dt_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 3);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), 0);
@@ -405,14 +404,14 @@ static void opp_ext_of_table(struct kunit *test)
 	ctx->dev->of_node = NULL;
 }
 
-struct opp_ext_of_case {
+struct dt_case {
 	const char *name;
 	u32 cells[6];
 	unsigned int n;
 	int err;
 };
 
-static const struct opp_ext_of_case opp_ext_of_bad[] = {
+static const struct dt_case dt_bad[] = {
 	{ "empty", {}, 0, -EINVAL },
 	{ "odd", { 200000, 900000, 400000 }, 3, -EINVAL },
 	{ "single cell", { 200000 }, 1, -EINVAL },
@@ -421,96 +420,96 @@ static const struct opp_ext_of_case opp_ext_of_bad[] = {
 	{ "too fast", { 200000, 900000, 4294968, 1000000 }, 4, -EINVAL },
 };
 
-static void opp_ext_of_bad_desc(const struct opp_ext_of_case *c, char *desc)
+static void dt_bad_desc(const struct dt_case *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(opp_ext_of_bad, opp_ext_of_bad, opp_ext_of_bad_desc);
+KUNIT_ARRAY_PARAM(dt_bad, dt_bad, dt_bad_desc);
 
 /* A malformed property is refused whole: not even a table appears. */
-static void opp_ext_of_malformed(struct kunit *test)
+static void dt_malformed(struct kunit *test)
 {
-	const struct opp_ext_of_case *c = test->param_value;
-	struct opp_ext_ctx *ctx = test->priv;
+	const struct dt_case *c = test->param_value;
+	struct extensions_ctx *ctx = test->priv;
 	int err = c->err;
 
 	/* 4294968 kHz fits an unsigned long in Hz only on 64-bit. */
 	if (c->cells[2] == 4294968 && BITS_PER_LONG == 64)
 		err = 0;
-	opp_ext_of_attach(test, ctx->dev, c->cells, c->n);
+	dt_attach(test, ctx->dev, c->cells, c->n);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
 	if (!err)
 		goto out;
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
 
 	/* Nor does it touch a table that is there. */
-	opp_ext_add4(test, ctx->dev);
+	add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
 out:
 	ctx->dev->of_node = NULL;
 }
 
-static void opp_ext_of_missing(struct kunit *test)
+static void dt_missing(struct kunit *test)
 {
-	struct opp_ext_ctx *ctx = test->priv;
+	struct extensions_ctx *ctx = test->priv;
 	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
 
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(NULL), -EINVAL);
 
-	opp_ext_of_attach(test, ctx->dev, NULL, 0);
+	dt_attach(test, ctx->dev, NULL, 0);
 	ctx->dev->of_node->properties = NULL;
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -ENODEV);
 
 	/* A conflict with the table adds none, not even the new 1 GHz. */
-	opp_ext_add4(test, ctx->dev);
-	opp_ext_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
+	add_four(test, ctx->dev);
+	dt_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
 	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
 	ctx->dev->of_node = NULL;
 }
 
 static struct kunit_case opp_lookup_cases[] = {
-	KUNIT_CASE(opp_ext_lookup_values),
-	KUNIT_CASE(opp_ext_lookup_errors),
-	KUNIT_CASE(opp_ext_lookup_hardirq),
-	KUNIT_CASE(opp_ext_remove_under_reader),
+	KUNIT_CASE(lookup_values),
+	KUNIT_CASE(lookup_errors),
+	KUNIT_CASE(lookup_hardirq),
+	KUNIT_CASE(remove_under_reader),
 	{}
 };
 
 static struct kunit_suite opp_lookup_suite = {
 	.name = "opp_lookup",
-	.init = opp_ext_init,
-	.exit = opp_ext_exit,
+	.init = extensions_init,
+	.exit = extensions_exit,
 	.test_cases = opp_lookup_cases,
 };
 
 static struct kunit_case opp_notifier_cases[] = {
-	KUNIT_CASE(opp_ext_notifier_events),
-	KUNIT_CASE(opp_ext_notifier_registration),
+	KUNIT_CASE(notifier_events),
+	KUNIT_CASE(notifier_registration),
 	{}
 };
 
 static struct kunit_suite opp_notifier_suite = {
 	.name = "opp_notifier",
-	.init = opp_ext_init,
-	.exit = opp_ext_exit,
+	.init = extensions_init,
+	.exit = extensions_exit,
 	.test_cases = opp_notifier_cases,
 };
 
 static struct kunit_case opp_of_cases[] = {
-	KUNIT_CASE(opp_ext_of_table),
-	KUNIT_CASE_PARAM(opp_ext_of_malformed, opp_ext_of_bad_gen_params),
-	KUNIT_CASE(opp_ext_of_missing),
+	KUNIT_CASE(dt_table),
+	KUNIT_CASE_PARAM(dt_malformed, dt_bad_gen_params),
+	KUNIT_CASE(dt_missing),
 	{}
 };
 
 static struct kunit_suite opp_of_suite = {
 	.name = "opp_of",
-	.init = opp_ext_init,
-	.exit = opp_ext_exit,
+	.init = extensions_init,
+	.exit = extensions_exit,
 	.test_cases = opp_of_cases,
 };
 

@@ -11,7 +11,7 @@
 
 #include "opp_bench.h"
 
-noinline unsigned long ml_ceil(const struct bench_ctx *c,
+noinline unsigned long mainline_ceil(const struct bench_ctx *c,
 				      unsigned long iters)
 {
 	struct device *dev = c->dev;
@@ -31,7 +31,7 @@ noinline unsigned long ml_ceil(const struct bench_ctx *c,
 	return sum;
 }
 
-noinline unsigned long ml_floor(const struct bench_ctx *c,
+noinline unsigned long mainline_floor(const struct bench_ctx *c,
 				       unsigned long iters)
 {
 	struct device *dev = c->dev;
@@ -51,7 +51,7 @@ noinline unsigned long ml_floor(const struct bench_ctx *c,
 	return sum;
 }
 
-noinline unsigned long ml_exact(const struct bench_ctx *c,
+noinline unsigned long mainline_exact(const struct bench_ctx *c,
 				       unsigned long iters)
 {
 	struct device *dev = c->dev;
@@ -71,7 +71,7 @@ noinline unsigned long ml_exact(const struct bench_ctx *c,
 	return sum;
 }
 
-noinline unsigned long ml_toggle(const struct bench_ctx *c,
+noinline unsigned long mainline_toggle(const struct bench_ctx *c,
 					unsigned long iters)
 {
 	unsigned long i, err = 0;
@@ -84,7 +84,7 @@ noinline unsigned long ml_toggle(const struct bench_ctx *c,
 	return err;
 }
 
-noinline unsigned long ml_addrm(const struct bench_ctx *c,
+noinline unsigned long mainline_addrm(const struct bench_ctx *c,
 				       unsigned long iters)
 {
 	unsigned long i, err = 0;
@@ -98,7 +98,7 @@ noinline unsigned long ml_addrm(const struct bench_ctx *c,
 	return err;
 }
 
-int ml_add(struct device *dev, unsigned long freq, unsigned long u_volt)
+int mainline_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 {
 	return dev_pm_opp_add(dev, freq, u_volt);
 }
@@ -108,19 +108,19 @@ int ml_add(struct device *dev, unsigned long freq, unsigned long u_volt)
  * added with dev_pm_opp_add() go with dev_pm_opp_remove_all_dynamic(),
  * which frees the table with its last OPP.
  */
-void ml_remove_table(struct device *dev)
+void mainline_remove_table(struct device *dev)
 {
 	dev_pm_opp_remove_all_dynamic(dev);
 }
 
-int ml_set_available(struct device *dev, unsigned long freq, bool on)
+int mainline_set_available(struct device *dev, unsigned long freq, bool on)
 {
 	return on ? dev_pm_opp_enable(dev, freq) :
 		    dev_pm_opp_disable(dev, freq);
 }
 
 /* One query: the rate found, or 0. */
-unsigned long ml_find(enum bench_op op, struct device *dev, unsigned long f)
+unsigned long mainline_find(enum bench_op op, struct device *dev, unsigned long f)
 {
 	struct dev_pm_opp *opp;
 
@@ -140,7 +140,7 @@ unsigned long ml_find(enum bench_op op, struct device *dev, unsigned long f)
  * The address of the OPP at @freq, or 0; only an address to size its
  * allocation by: the table must not change while it is used.
  */
-unsigned long ml_opp_addr(struct device *dev, unsigned long freq)
+unsigned long mainline_opp_addr(struct device *dev, unsigned long freq)
 {
 	struct dev_pm_opp *opp = dev_pm_opp_find_freq_exact(dev, freq, true);
 
