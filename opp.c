@@ -26,6 +26,10 @@
  * cannot vanish under its own notification. Being called under a mutex,
  * the chain is a blocking one: an SRCU chain would buy nothing here, and
  * srcu_init_notifier_head() BUG()s where it fails to allocate.
+ *
+ * The file follows opp.h, one section each: data; internals; updaters;
+ * notifiers; device tree; searches and accessors; copy-out lookups;
+ * cpufreq glue; debugfs and module load/unload.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -48,6 +52,8 @@
 #include <linux/sort.h>
 
 #include "opp.h"
+
+/* ---- Data: OPPs, their arrays, tables, the device map ---- */
 
 struct opp {
 	unsigned long rate;
@@ -108,6 +114,8 @@ static DEFINE_MUTEX(opp_lock);
 static LIST_HEAD(opp_table_list);
 
 static struct dentry *opp_debugfs_dir;
+
+/* ---- Internals shared by readers and updaters ---- */
 
 static bool opp_bad_dev(struct device *dev, const char *func)
 {
@@ -321,6 +329,8 @@ unlock:
 	mutex_unlock(&opp_lock);
 	return ret;
 }
+
+/* ---- Updaters: add, enable, disable, remove ---- */
 
 /**
  * opp_add() - add an OPP to a device's table
@@ -540,6 +550,8 @@ int opp_remove_table(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_remove_table);
 
+/* ---- Notifiers ---- */
+
 /* The table whose chain holds @nb, or NULL. */
 static struct opp_table *opp_notifier_owner(struct notifier_block *nb)
 {
@@ -659,6 +671,8 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(opp_unregister_notifier);
 
+/* ---- Device tree ---- */
+
 /**
  * opp_of_add_table() - add the OPPs a device's node describes
  * @dev:	the device; its of_node carries the table
@@ -744,6 +758,8 @@ out:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_of_add_table);
+
+/* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
 /**
  * opp_find_freq_exact() - find the OPP at a frequency, by availability
@@ -916,6 +932,8 @@ int opp_get_opp_count(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_get_opp_count);
 
+/* ---- Copy-out lookups (any context, no rcu_read_lock() needed) ---- */
+
 /*
  * Copy @opp out, or pass its error on; the caller holds rcu_read_lock().
  * The availability is the one the search matched: re-reading the flag
@@ -1020,6 +1038,8 @@ int opp_lookup_floor(struct device *dev, unsigned long freq,
 }
 EXPORT_SYMBOL_GPL(opp_lookup_floor);
 
+/* ---- cpufreq glue ---- */
+
 /**
  * opp_init_cpufreq_table() - build a cpufreq frequency table from a device
  * @dev:	the device (usually a CPU) whose table to convert
@@ -1117,6 +1137,8 @@ void opp_free_cpufreq_table(struct device *dev,
 	*table = NULL;
 }
 EXPORT_SYMBOL_GPL(opp_free_cpufreq_table);
+
+/* ---- debugfs view, module load and unload ---- */
 
 static int opp_tables_show(struct seq_file *s, void *unused)
 {

@@ -52,9 +52,9 @@ int opp_enable(struct device *dev, unsigned long freq);
 int opp_disable(struct device *dev, unsigned long freq);
 int opp_remove(struct device *dev, unsigned long freq);
 int opp_remove_table(struct device *dev);
-int opp_of_add_table(struct device *dev);
 int opp_register_notifier(struct device *dev, struct notifier_block *nb);
 int opp_unregister_notifier(struct device *dev, struct notifier_block *nb);
+int opp_of_add_table(struct device *dev);
 
 /* Searches and accessors: the caller holds rcu_read_lock(). */
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
