@@ -69,7 +69,9 @@ endif
 check:
 	@scripts/check.sh
 
-lint: kernel
+# The static checks need a configured, prepared tree, not a built kernel.
+lint: deps
+	@OPP_KERNEL=prepare scripts/build-kernel.sh >/dev/null
 	@scripts/lint.sh
 
 run:
