@@ -67,15 +67,14 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "../opp.h"
+#include "opp_fixture.h"
 
-#define MHZ		1000000UL
 #define NRATES		6
 
 /* The universe of the test devices: a rate's voltage is a function of it. */
 static unsigned long robust_rate(unsigned int i)
 {
-	return (i + 1) * 100 * MHZ;
+	return (i + 1) * 100 * HZ_PER_MHZ;
 }
 
 static unsigned long robust_volt(unsigned long rate)
@@ -83,37 +82,11 @@ static unsigned long robust_volt(unsigned long rate)
 	return 800000 + rate / 10000;
 }
 
-struct robust_dev {
-	struct device dev;
-	atomic_t *released;
-};
-
 struct robust_ctx {
 	struct device *dev;		/* the device under test */
 	struct device *bystander;	/* a populated table that must not move */
 	atomic_t released;
 };
-
-static void robust_dev_release(struct device *dev)
-{
-	struct robust_dev *rd = container_of(dev, struct robust_dev, dev);
-
-	atomic_inc(rd->released);
-	kfree(rd);
-}
-
-static struct device *robust_dev_new(struct kunit *test, const char *name,
-				     atomic_t *released)
-{
-	struct robust_dev *rd = kzalloc(sizeof(*rd), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rd);
-	device_initialize(&rd->dev);
-	rd->dev.release = robust_dev_release;
-	rd->released = released;
-	KUNIT_ASSERT_EQ(test, dev_set_name(&rd->dev, "%s", name), 0);
-	return &rd->dev;
-}
 
 static void robust_fill(struct kunit *test, struct device *dev, unsigned int n)
 {
@@ -131,9 +104,9 @@ static int robust_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	atomic_set(&ctx->released, 0);
 	test->priv = ctx;
-	ctx->dev = robust_dev_new(test, "opp-robust-dut", &ctx->released);
-	ctx->bystander = robust_dev_new(test, "opp-robust-bystander",
-					&ctx->released);
+	ctx->dev = fixture_dev_new(test, "opp-robust-dut", &ctx->released);
+	ctx->bystander = fixture_dev_new(test, "opp-robust-bystander",
+					 &ctx->released);
 	robust_fill(test, ctx->bystander, NRATES);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->bystander, robust_rate(2)), 0);
 	return 0;
@@ -295,7 +268,7 @@ static int robust_call_cpufreq(struct device *dev)
 
 	if (ret)
 		return ft == ERR_PTR(-EFAULT) ? ret : -EFAULT;
-	if (ft[0].frequency != robust_rate(0) / 1000 ||
+	if (ft[0].frequency != robust_rate(0) / HZ_PER_KHZ ||
 	    ft[3].frequency != CPUFREQ_TABLE_END)
 		ret = -EFAULT;
 	opp_free_cpufreq_table(dev, &ft);
@@ -327,31 +300,18 @@ static void robust_setup_three_nb(struct kunit *test, struct device *dev)
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &robust_nb2), 0);
 }
 
-/* A detached device tree node carrying an operating-points property. */
-struct robust_of_node {
-	struct device_node np;
-	struct property prop;
-	__be32 cells[2 * NRATES];
-};
-
 /* Rates 0, 4 and 5 of the universe, as <kHz uV> pairs. */
 static void robust_setup_of(struct kunit *test, struct device *dev)
 {
-	struct robust_of_node *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
 	static const unsigned int idx[] = { 5, 0, 4 };
+	u32 cells[2 * ARRAY_SIZE(idx)];
 	unsigned int i;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, of);
 	for (i = 0; i < ARRAY_SIZE(idx); i++) {
-		of->cells[2 * i] = cpu_to_be32(robust_rate(idx[i]) / 1000);
-		of->cells[2 * i + 1] = cpu_to_be32(robust_volt(robust_rate(idx[i])));
+		cells[2 * i] = robust_rate(idx[i]) / HZ_PER_KHZ;
+		cells[2 * i + 1] = robust_volt(robust_rate(idx[i]));
 	}
-	of->np.full_name = "opp-robust-node";
-	of->prop.name = "operating-points";
-	of->prop.length = 2 * ARRAY_SIZE(idx) * sizeof(__be32);
-	of->prop.value = of->cells;
-	of->np.properties = &of->prop;
-	dev->of_node = &of->np;
+	fixture_of_attach(test, dev, cells, ARRAY_SIZE(cells));
 }
 
 static void robust_setup_of_three(struct kunit *test, struct device *dev)
@@ -573,6 +533,7 @@ struct robust_cell {
 	int (*call)(struct device *dev);
 	bool ignores_dev_kind;	/* -EINVAL whatever the device */
 	bool always_ok;		/* no error to report: 0 whatever the device */
+	bool pointers_only;	/* a valid call on a real device: not run there */
 };
 
 static int robust_ptr_ret(struct opp *opp)
@@ -600,6 +561,11 @@ static int robust_bi_remove_table(struct device *dev)
 	return opp_remove_table(dev);
 }
 
+static int robust_bi_add(struct device *dev)
+{
+	return opp_add(dev, robust_rate(0), robust_volt(robust_rate(0)));
+}
+
 static int robust_bi_add_zero(struct device *dev)
 {
 	return opp_add(dev, 0, robust_volt(0));
@@ -607,12 +573,8 @@ static int robust_bi_add_zero(struct device *dev)
 
 static int robust_bi_exact(struct device *dev, unsigned long f, bool avail)
 {
-	int ret;
-
-	rcu_read_lock();
-	ret = robust_ptr_ret(opp_find_freq_exact(dev, f, avail));
-	rcu_read_unlock();
-	return ret;
+	return robust_ptr_ret(fixture_find(dev, avail ? FIXTURE_EXACT :
+					   FIXTURE_EXACT_OFF, f).opp);
 }
 
 static int robust_bi_exact_0(struct device *dev)
@@ -658,34 +620,16 @@ static int robust_bi_floor_max(struct device *dev)
 	return robust_bi_search(dev, false, ULONG_MAX);
 }
 
-static int robust_bi_ceil_null(struct device *dev)
+/* Both searches that take a pointer, given none: one answer. */
+static int robust_bi_search_null(struct device *dev)
 {
-	int ret;
+	int ceil, floor;
 
 	rcu_read_lock();
-	ret = robust_ptr_ret(opp_find_freq_ceil(dev, NULL));
+	ceil = robust_ptr_ret(opp_find_freq_ceil(dev, NULL));
+	floor = robust_ptr_ret(opp_find_freq_floor(dev, NULL));
 	rcu_read_unlock();
-	return ret;
-}
-
-static int robust_bi_floor_null(struct device *dev)
-{
-	int ret;
-
-	rcu_read_lock();
-	ret = robust_ptr_ret(opp_find_freq_floor(dev, NULL));
-	rcu_read_unlock();
-	return ret;
-}
-
-static int robust_bi_count(struct device *dev)
-{
-	int ret;
-
-	rcu_read_lock();
-	ret = opp_get_opp_count(dev);
-	rcu_read_unlock();
-	return ret;
+	return ceil == floor ? ceil : -EFAULT;
 }
 
 static int robust_bi_cpufreq(struct device *dev)
@@ -791,6 +735,7 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_disable", robust_bi_disable },
 	{ "opp_remove", robust_bi_remove },
 	{ "opp_remove_table", robust_bi_remove_table },
+	{ "opp_add", robust_bi_add, false, false, true },
 	{ "opp_add(0 Hz)", robust_bi_add_zero, true },
 	{ "opp_find_freq_exact(0)", robust_bi_exact_0 },
 	{ "opp_find_freq_exact(ULONG_MAX, false)", robust_bi_exact_max_disabled },
@@ -798,9 +743,8 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_find_freq_ceil(ULONG_MAX)", robust_bi_ceil_max },
 	{ "opp_find_freq_floor(0)", robust_bi_floor_0 },
 	{ "opp_find_freq_floor(ULONG_MAX)", robust_bi_floor_max },
-	{ "opp_find_freq_ceil(NULL)", robust_bi_ceil_null, true },
-	{ "opp_find_freq_floor(NULL)", robust_bi_floor_null, true },
-	{ "opp_get_opp_count", robust_bi_count },
+	{ "opp_find_freq_{ceil,floor}(NULL)", robust_bi_search_null, true },
+	{ "opp_get_opp_count", fixture_count },
 	{ "opp_init_cpufreq_table", robust_bi_cpufreq },
 	{ "opp_init_cpufreq_table(NULL)", robust_bi_cpufreq_null, true },
 	{ "opp_free_cpufreq_table", robust_bi_free_cpufreq, false, true },
@@ -848,6 +792,8 @@ static void robust_test_bad_device(struct kunit *test)
 	robust_snapshot(ctx->bystander, &by0);
 	robust_snapshot(ctx->dev, &own0);
 	for (i = 0; i < ARRAY_SIZE(robust_cells); i++) {
+		if (robust_cells[i].pointers_only && *k > K_ERR_MAX)
+			continue;
 		robust_log_sync();
 		ret = robust_cells[i].call(dev);
 		lines = robust_log_lines();
@@ -868,7 +814,8 @@ static void robust_test_bad_device(struct kunit *test)
 /*
  * A populated table asked for what it does not have: frequencies 0 and
  * ULONG_MAX, a missing frequency next to present ones (the edges of the
- * bisection), and duplicate or conflicting adds at both ends of the table.
+ * bisection), every bad argument of the matrix, and duplicate or
+ * conflicting adds at both ends of the table.
  */
 static void robust_test_populated_misses(struct kunit *test)
 {
@@ -892,6 +839,16 @@ static void robust_test_populated_misses(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, opp_remove(dev, miss[i]), -ENODEV);
 		KUNIT_EXPECT_EQ(test, robust_bi_exact(dev, miss[i], true), -ERANGE);
 		KUNIT_EXPECT_EQ(test, robust_bi_exact(dev, miss[i], false), -ERANGE);
+		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
+	}
+	/* A bad argument is refused on a populated table too. */
+	for (i = 0; i < ARRAY_SIZE(robust_cells); i++) {
+		if (!robust_cells[i].ignores_dev_kind)
+			continue;
+		robust_log_sync();
+		KUNIT_EXPECT_EQ_MSG(test, robust_cells[i].call(dev), -EINVAL,
+				    "%s on a populated table",
+				    robust_cells[i].name);
 		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
 	}
 	/* The edges: ceil of 0 is the lowest, floor of ULONG_MAX the top. */
@@ -991,7 +948,7 @@ static struct kunit_suite robust_badinput_suite = {
 static void robust_test_release_after_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = robust_dev_new(test, "opp-robust-reg", &released);
+	struct device *dev = fixture_dev_new(test, "opp-robust-reg", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
@@ -1003,14 +960,14 @@ static void robust_test_release_after_remove(struct kunit *test)
 static void robust_test_release_before_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = robust_dev_new(test, "opp-robust-reg2", &released);
+	struct device *dev = fixture_dev_new(test, "opp-robust-reg2", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
 	device_unregister(dev);
 	/* The library's reference keeps it: no new device can take its place. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
-	KUNIT_EXPECT_EQ(test, robust_bi_count(dev), 3);
+	KUNIT_EXPECT_EQ(test, fixture_count(dev), 3);
 	KUNIT_EXPECT_EQ(test, opp_remove(dev, robust_rate(0)), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);

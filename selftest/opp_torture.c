@@ -51,6 +51,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
+#include "opp_fixture.h"
 #include "opp_kunit_params.h"
 
 static unsigned int duration = 20;
@@ -73,7 +74,6 @@ static unsigned int irq_period_us = 1000;
 module_param(irq_period_us, uint, 0444);
 MODULE_PARM_DESC(irq_period_us, "period of each CPU's lookup timer (default 1000)");
 
-#define MHZ		1000000UL
 #define TORTURE_NDEVS	4
 #define TORTURE_NPOINTS	16
 #define TORTURE_STABLE	0	/* the device whose table is never removed */
@@ -86,7 +86,7 @@ static const unsigned int pinned[] = { 0, 7, TORTURE_NPOINTS - 1 };
 /* Uneven steps, so that bisection meets odd gaps; unique across devices. */
 static unsigned long torture_rate(unsigned int d, unsigned int k)
 {
-	return (d + 1) * 200 * MHZ + k * 10 * MHZ + k * k * 1000;
+	return (d + 1) * 200 * HZ_PER_MHZ + k * 10 * HZ_PER_MHZ + k * k * 1000;
 }
 
 /* A rate's voltage: unique to that rate, so a mixed-up read shows. */
@@ -140,11 +140,6 @@ static const char * const violation_name[V_NR] = {
 	[V_COUNT] = "count", [V_PINNED] = "pinned",
 	[V_UNTOUCHED] = "untouched", [V_UPDATER] = "updater",
 	[V_CPUFREQ] = "cpufreq", [V_NOTIFY] = "notify",
-};
-
-struct torture_dev {
-	struct device dev;
-	atomic_t *released;
 };
 
 struct torture_reader {
@@ -267,7 +262,7 @@ static unsigned long torture_query(struct rnd_state *rnd, unsigned int d)
 {
 	u32 r = prandom_u32_state(rnd);
 	unsigned int k = (r >> 8) % (TORTURE_NPOINTS + 1);
-	long delta = (long)((r >> 16) % (12 * MHZ / 1000)) * 1000 - 6 * MHZ;
+	long delta = (long)((r >> 16) % (12 * HZ_PER_MHZ / 1000)) * 1000 - 6 * HZ_PER_MHZ;
 
 	switch (r & 31) {
 	case 0:
@@ -280,7 +275,7 @@ static unsigned long torture_query(struct rnd_state *rnd, unsigned int d)
 	case 5:
 		return torture_rate(d, k % TORTURE_NPOINTS);
 	default:
-		return torture_rate(d, 0) + k * 10 * MHZ + delta;
+		return torture_rate(d, 0) + k * 10 * HZ_PER_MHZ + delta;
 	}
 }
 
@@ -704,31 +699,18 @@ static int torture_updater_fn(void *arg)
 	return 0;
 }
 
-static void torture_dev_release(struct device *dev)
-{
-	struct torture_dev *td = container_of(dev, struct torture_dev, dev);
-
-	atomic_inc(td->released);
-	kfree(td);
-}
-
 static int torture_make_devs(void)
 {
-	struct torture_dev *td;
 	unsigned int d;
-	int ret;
 
 	for (d = 0; d < TORTURE_NDEVS; d++) {
-		td = kzalloc(sizeof(*td), GFP_KERNEL);
-		if (!td)
-			return -ENOMEM;
-		device_initialize(&td->dev);
-		td->dev.release = torture_dev_release;
-		td->released = &tt.released;
-		tt.devs[d] = &td->dev;
-		ret = dev_set_name(&td->dev, "opp-torture-%u", d);
-		if (ret)
+		tt.devs[d] = fixture_dev_create(&tt.released, "opp-torture-%u", d);
+		if (IS_ERR(tt.devs[d])) {
+			int ret = PTR_ERR(tt.devs[d]);
+
+			tt.devs[d] = NULL;
 			return ret;
+		}
 	}
 	return 0;
 }
