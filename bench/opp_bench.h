@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * opp_bench: what its two halves share. opp_bench.c drives the runs and
- * holds our library's side; opp_bench_mainline.c holds mainline's side. They are
- * apart because <linux/pm_opp.h> and our opp.h name some things alike.
+ * opp_bench: what its two halves share. opp_bench_main.c drives the runs
+ * and holds our library's side; opp_bench_mainline.c holds mainline's
+ * side. They are apart because <linux/pm_opp.h> and our opp.h name some
+ * things alike.
  */
 #ifndef _OPP_BENCH_H
 #define _OPP_BENCH_H
