@@ -27,7 +27,7 @@
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
-# line. In check, demo and bench modes QEMU is stopped as soon as the
+# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench modes QEMU is stopped as soon as the
 # report is complete, before the board's power-off path can print its own
 # noise.
 set -euo pipefail
@@ -126,7 +126,10 @@ fi
 
 log "booting the guest ($mode, seed $seed), results in $out"
 start=$(date +%s)
-"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" &
+# QEMU's own messages (its "terminating on signal" when stopped, too) go
+# to DIR/qemu.log, shown only when the guest's report is incomplete.
+"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" \
+	2>"$out/qemu.log" &
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
 while kill -0 "$qpid" 2>/dev/null; do
@@ -141,3 +144,7 @@ done
 kill "$qpid" 2>/dev/null || true
 wait 2>/dev/null || true
 log "guest ran for $(($(date +%s) - start)) s"
+if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
+	log "QEMU said ($out/qemu.log):"
+	cat "$out/qemu.log" >&2
+fi
