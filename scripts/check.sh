@@ -9,6 +9,12 @@ set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
+# --seed N (make check SEED=N) replays the pseudo-random choices of a run.
+seed=
+[ "${1:-}" = --seed ] && seed=${2:?--seed wants a number}
+[ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000 + 1))
+echo "seed $seed: replay with make check SEED=$seed"
+
 t0=$(date +%s)
 "$TOP/scripts/deps.sh"
 "$TOP/scripts/build-kernel.sh" >/dev/null
@@ -54,7 +60,7 @@ rm -rf "$runs/check"
 "$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
 	--tests "opp_test opp_extensions_test opp_robust opp_torture" \
 	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
-	--lifecycle 50 --timeout 1500
+	--lifecycle 50 --timeout 1500 --seed "$seed"
 out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 tally main "$out"
@@ -83,5 +89,6 @@ canary canary-atomic "sleep_in_atomic=1" 'FAIL  no kernel splat' \
 	"might_sleep() in an updater under rcu_read_lock() fails the verdict"
 
 log "make check took $(($(date +%s) - t0)) s"
+echo "seed $seed: replay with make check SEED=$seed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
