@@ -73,6 +73,10 @@ static unsigned int irq_period_us = 1000;
 module_param(irq_period_us, uint, 0444);
 MODULE_PARM_DESC(irq_period_us, "period of each CPU's lookup timer (default 1000)");
 
+static unsigned int race_window_ms;
+module_param(race_window_ms, uint, 0444);
+MODULE_PARM_DESC(race_window_ms, "sleep between registering a notifier and recording its device (default 0)");
+
 #define MHZ		1000000UL
 #define TORTURE_NDEVS	4
 #define TORTURE_NPOINTS	16
@@ -576,6 +580,8 @@ static void torture_notifier_op(struct torture_updater *up, unsigned int d)
 
 	if (!tnb->registered) {
 		ret = opp_register_notifier(tt.devs[d], &tnb->nb);
+		if (race_window_ms)
+			msleep(race_window_ms);
 		tnb->d = d;
 		tnb->registered = !ret;
 		if (ret && (ret != -ENODEV || d == TORTURE_STABLE))
