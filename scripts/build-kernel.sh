@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Unpack Debian's linux-source tree into the cache and build it for the
-# QEMU vexpress-a9 guest: vexpress_defconfig + configs/arm.config +
-# configs/$FLAVOUR.config. One build directory per version and flavour;
-# it is rebuilt (incrementally) only when the key of its inputs changes.
-# Prints the build directory on stdout.
+# guest of $TIER: for arm (QEMU vexpress-a9), vexpress_defconfig +
+# configs/arm.config + configs/$FLAVOUR.config; for uml (User-Mode Linux,
+# x86_64), the UML defconfig + configs/um.config + configs/um-debug.config
+# or configs/$FLAVOUR.config (kernel_fragments in common.sh). One build
+# directory per version, tier and flavour; it is rebuilt (incrementally)
+# only when the key of its inputs changes. Prints the build directory on
+# stdout.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -14,9 +17,16 @@ key=$(kernel_key)
 build=$(kernel_build)
 pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
 
+image=$(kernel_image)
+read -ra frags <<<"$(kernel_fragments)"
+case "$TIER" in
+arm) defconfig=vexpress_defconfig; targets=(zImage dtbs modules) ;;
+uml) defconfig=defconfig; targets=(linux modules) ;;
+esac
+
 is_cached() {
 	[ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
-		[ -f "$build/arch/arm/boot/zImage" ]
+		[ -f "$image" ]
 }
 
 # One kernel build at a time on this machine, whoever asks for it; a
@@ -43,12 +53,12 @@ fi
 
 mkdir -p "$build"
 rm -f "$build/.opp-key"
-kmake() { make -C "$src" O="$build" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+kmake() { make -C "$src" O="$build" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 
 log "configuring $key"
-kmake -s vexpress_defconfig >/dev/null
+kmake -s "$defconfig" >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-	"$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config" >/dev/null
+	"${frags[@]}" >/dev/null
 kmake -s olddefconfig >/dev/null
 
 # merge_config only warns when Kconfig drops an option (a missing
@@ -67,12 +77,12 @@ while read -r line; do
 		printf 'config: wanted "%s", got "%s"\n' "$want" "$got" >&2
 		bad=1
 	fi
-done < <(cat "$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config")
+done < <(cat "${frags[@]}")
 [ $bad -eq 0 ] || die "the kernel config did not take the fragments above"
 
 log "building $key with -j$JOBS (log: $build/build.log)"
 start=$(date +%s)
-kmake -j"$JOBS" zImage dtbs modules >"$build/build.log" 2>&1 &
+kmake -j"$JOBS" "${targets[@]}" >"$build/build.log" 2>&1 &
 pid=$!
 while kill -0 "$pid" 2>/dev/null; do
 	sleep 30

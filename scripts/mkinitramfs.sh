@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs: busybox, initramfs/init and every module
-# built for $FLAVOUR (see module_dir), packed by the kernel's own
+# built for $TIER and $FLAVOUR (see module_dir), packed by the kernel's own
 # gen_init_cpio.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
 set -euo pipefail
@@ -9,8 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 out=${1:?usage: mkinitramfs.sh OUTPUT.cpio.gz}
-busybox=$OPP_CACHE/busybox/bin/busybox
-[ -x "$busybox" ] || die "no armhf busybox in $OPP_CACHE (run scripts/deps.sh)"
+busybox=$(busybox_bin)
+[ -x "$busybox" ] || die "no $BUSYBOX_ARCH busybox in $OPP_CACHE (run scripts/deps.sh)"
 
 gen=$OPP_CACHE/bin/gen_init_cpio
 src=$(kernel_src)/usr/gen_init_cpio.c
