@@ -145,18 +145,18 @@ static bool opp_bad_dev(struct device *dev, const char *func)
 static __always_inline unsigned int opp_bound(const struct opp_array *arr,
 					      unsigned long freq, bool upper)
 {
-	const struct opp *base = arr->opp;
-	unsigned int n = arr->count;
+	unsigned int lo = 0, n = arr->count;
+	unsigned long rate;
 
 	while (n > 1) {
 		unsigned int half = n / 2;
-		unsigned long rate = base[half].rate;
 
-		base += (upper ? rate <= freq : rate < freq) ? half : 0;
+		rate = arr->opp[lo + half].rate;
+		lo += (upper ? rate <= freq : rate < freq) ? half : 0;
 		n -= half;
 	}
-	return base - arr->opp +
-		(upper ? base->rate <= freq : base->rate < freq);
+	rate = arr->opp[lo].rate;
+	return lo + (upper ? rate <= freq : rate < freq);
 }
 
 static unsigned int opp_lower_bound(const struct opp_array *arr,
