@@ -244,7 +244,7 @@ static void torture_check_opp(unsigned int d, struct opp *opp,
 	 * RCU read-side section, so a busy wait.
 	 */
 	if (stretch)
-		ndelay(20 * NSEC_PER_USEC);
+		udelay(20);
 	f = opp_get_freq(opp);
 	v = opp_get_voltage(opp);
 	if (f && f != rate)
