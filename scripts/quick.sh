@@ -4,7 +4,8 @@
 # debug kernel and the modules for it, boots UML once with every KUnit
 # suite of selftest/ (the canary aside; the torture last, for
 # QUICK_TORTURE_SECONDS, 10 by default), a few load/unload cycles and the
-# kmemleak scan, and judges the run with verdict.sh. Native speed, one CPU
+# kmemleak scan, and judges the run with verdict.sh. QUICK_TESTS="MOD..."
+# loads those test modules instead. Native speed, one CPU
 # without preemption: the interleavings of the ARM guest's 4 CPUs are not
 # there, nor PREEMPT and DEBUG_ATOMIC_SLEEP. make check stays the gate.
 set -euo pipefail
@@ -22,6 +23,7 @@ mapfile -t suites < <(find "$(module_dir)/selftest" -name '*.ko' \
 	-not -name opp_canary.ko -not -name opp_torture.ko -printf '%f\n' |
 	sed 's/\.ko$//' | sort)
 [ -f "$(module_dir)/selftest/opp_torture.ko" ] && suites+=(opp_torture)
+[ -n "${QUICK_TESTS:-}" ] && read -ra suites <<<"$QUICK_TESTS"
 
 out=$OPP_RUNS/quick
 rm -rf "$out"
