@@ -78,6 +78,8 @@ MODULE_PARM_DESC(irq_period_us, "period of each CPU's lookup timer (default 1000
 #define TORTURE_NPOINTS	16
 #define TORTURE_STABLE	0	/* the device whose table is never removed */
 #define TORTURE_MAX_READERS 64
+/* How long a reader holds an OPP it found, busy-waiting under RCU. */
+#define TORTURE_STRETCH_US 20
 #define TORTURE_MAX_UPDATERS 16
 
 /* Device 0's pinned OPPs: always present and available. */
@@ -244,7 +246,7 @@ static void torture_check_opp(unsigned int d, struct opp *opp,
 	 * RCU read-side section, so a busy wait.
 	 */
 	if (stretch)
-		udelay(20);
+		udelay(TORTURE_STRETCH_US);
 	f = opp_get_freq(opp);
 	v = opp_get_voltage(opp);
 	if (f && f != rate)
