@@ -65,6 +65,10 @@ static unsigned int max_devs = 1024;
 module_param(max_devs, uint, 0444);
 MODULE_PARM_DESC(max_devs, "most devices registered (4-1024)");
 
+static bool best;
+module_param(best, bool, 0444);
+MODULE_PARM_DESC(best, "report the fastest run, not the median: on a loaded host, the run that others' work interrupted least");
+
 static unsigned int writer_us = 200;
 module_param(writer_us, uint, 0444);
 MODULE_PARM_DESC(writer_us, "the scaling writer's sleep between toggles, in us");
@@ -302,6 +306,10 @@ static u64 bench_time(bench_fn fn, const struct bench_ctx *c)
 	for (r = 0; r < runs; r++) {
 		t[r] = bench_run(fn, c, iters);
 		cond_resched();
+	}
+	if (best) {
+		sort(t, runs, sizeof(*t), cmp_u64, NULL);
+		return div64_u64(t[0] * 10, iters);
 	}
 	return div64_u64(median(t, runs) * 10, iters);
 }
@@ -1284,6 +1292,7 @@ static int results_show(struct seq_file *m, void *v)
 	seq_printf(m, "opp-bench-info,min_run_us,%u\n", min_run_us);
 	seq_printf(m, "opp-bench-info,scale_ms,%u\n", scale_ms);
 	seq_printf(m, "opp-bench-info,writer_us,%u\n", writer_us);
+	seq_printf(m, "opp-bench-info,statistic,%s\n", best ? "fastest run" : "median");
 	seq_printf(m, "opp-bench-info,sizeof_long,%zu\n", sizeof(long));
 	seq_printf(m, "opp-bench-check,agree,%s,%u of %u queries differ\n",
 		   agree_bad ? "failed" : "ok", agree_bad, agree_total);
