@@ -12,25 +12,36 @@
 #                         and run depmod; OPP_INSTALL=all adds tests, samples
 #   make bench            boot the bench kernel, ours against the kernel's
 #                         OPP core; RECORD=1 also updates Documentation/bench
+#   make quick            the fast loop: every KUnit suite on User-Mode Linux
 #
 # KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
-# config (debug or bench). Kernel builds live in OPP_CACHE, never here.
+# config (debug or bench), TIER the guest: arm (QEMU vexpress-a9, default)
+# or uml (User-Mode Linux on the x86_64 host: make bench TIER=uml). Kernel
+# builds live in OPP_CACHE, never here.
 
 KVER ?= 6.1
 FLAVOUR ?= debug
+TIER ?= arm
 OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
-export KVER FLAVOUR OPP_CACHE
+export KVER FLAVOUR TIER OPP_CACHE
 
 ifeq ($(KDIR),)
+ifeq ($(TIER),uml)
+KDIR := $(OPP_CACHE)/build/$(KVER)-uml-$(FLAVOUR)
+KBUILD_ARGS := ARCH=um SUBARCH=x86_64
+else
 KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
 KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+endif
 KERNEL_DEP := kernel
-# kbuild writes its objects next to the sources. Modules for another
-# flavour than debug are built in a copy of the sources of their own, so
-# that the objects here stay those of the debug kernel (make check) and
-# switching flavours rebuilds nothing needlessly. scripts/common.sh
+# kbuild writes its objects next to the sources. Modules for any other
+# kernel than the ARM debug one are built in a copy of the sources of
+# their own, so that the objects here stay those of make check and
+# switching kernels rebuilds nothing needlessly. scripts/common.sh
 # (module_dir) names the same directory.
-ifneq ($(FLAVOUR),debug)
+ifeq ($(TIER),uml)
+MODDIR := $(OPP_CACHE)/modules/$(KVER)-uml-$(FLAVOUR)
+else ifneq ($(FLAVOUR),debug)
 MODDIR := $(OPP_CACHE)/modules/$(KVER)-$(FLAVOUR)
 endif
 endif
@@ -84,6 +95,9 @@ shell:
 bench:
 	@scripts/bench.sh $(if $(RECORD),--record)
 
+quick:
+	@scripts/quick.sh
+
 # kbuild knows what it wrote here; it needs the kernel tree the modules
 # were built against (without one, nothing was built here either).
 clean:
@@ -92,4 +106,4 @@ ifneq ($(wildcard $(KDIR)/Makefile),)
 endif
 	rm -rf $(OPP_CACHE)/modules
 
-.PHONY: all deps kernel modules install check lint run shell bench clean
+.PHONY: all deps kernel modules install check lint run shell bench quick clean

@@ -5,10 +5,12 @@
  * The 2.6.37 design (per-device tables read under RCU, written under a
  * mutex) with its defects fixed and its data laid out for speed:
  *
- * - The device -> table map is an rhashtable keyed by the device pointer,
- *   so a lookup costs the same with one device or a thousand. The library
+ * - The device -> table map is a small open-addressed hash of table
+ *   pointers keyed by the device pointer: a lookup costs one multiply and
+ *   a probe or two, the same with one device or a thousand. The library
  *   holds a reference on every device it has a table for, so the address
- *   cannot be recycled into a new device while the table exists.
+ *   cannot be recycled into a new device while the table exists. Hot
+ *   callers can skip the map with a table handle (opp_table_get()).
  * - A table is a sorted array of OPPs published with rcu_assign_pointer()
  *   and searched by bisection. Adding or removing an OPP publishes a new
  *   copy and frees the old one after a grace period (kfree_rcu()); nobody
@@ -28,8 +30,8 @@
  * srcu_init_notifier_head() BUG()s where it fails to allocate.
  *
  * The file follows opp.h, one section each: data; internals; updaters;
- * notifiers; device tree; searches and accessors; copy-out lookups;
- * cpufreq glue; debugfs and module load/unload.
+ * notifiers; device tree; searches and accessors; copy-out lookups; table
+ * handles; cpufreq glue; debugfs and module load/unload.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -39,6 +41,7 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/hash.h>
+#include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -46,7 +49,6 @@
 #include <linux/of.h>
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
-#include <linux/rhashtable.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -68,44 +70,52 @@ struct opp_array {
 	struct opp opp[];
 };
 
-/* A device's table (2.6.37 called it struct device_opp). */
+/*
+ * A device's table (2.6.37 called it struct device_opp). What a search
+ * reads comes first: the key and the OPPs, in one cache line.
+ */
 struct opp_table {
-	struct rhash_head map_node;
 	struct device *dev;
+	/* NULL once the table is removed: a handle on it then finds nothing. */
 	struct opp_array __rcu *opps;
+	/* One for the map while the table is in it, one per handle. */
+	struct kref ref;
 	struct list_head list_node;
 	struct blocking_notifier_head *notifiers;
 	struct rcu_head rcu;
 };
 
 /*
- * The key is a pointer: hash and compare it as one, not as bytes (every
- * lookup pays for this). Devices are at least cache-line aligned, so the
- * low bits of a multiplicative hash carry nothing; the bucket index is
- * taken from the low bits, hence the rotation.
+ * The device -> table map: open addressing with linear probing over a
+ * power-of-two array of table pointers, indexed by a multiplicative hash
+ * of the device pointer. A SoC has a handful of tables, so the array is
+ * small (64 slots to start) and a search finds its table at the first
+ * probe nearly always, for the cost of a multiply and two loads.
+ *
+ * Readers probe under RCU without a lock. A slot changes only from empty
+ * to a table, or from a table to the tombstone (which keeps the probe
+ * going) and from the tombstone to a table, so a reader sees each slot
+ * before or after a change, never half of one. Under opp_lock, a map that
+ * would get more than half full (tombstones count) is rebuilt as a new
+ * copy, published with RCU, without its tombstones; if that allocation
+ * fails the insertion goes on in place up to three quarters full. A map is
+ * therefore never full, and every probe ends.
  */
-static u32 opp_table_hash(const void *key, u32 len, u32 seed)
-{
-	return ror32(hash_ptr(*(struct device * const *)key, 32), 16) ^ seed;
-}
-
-static int opp_table_cmp(struct rhashtable_compare_arg *arg, const void *obj)
-{
-	const struct opp_table *table = obj;
-
-	return table->dev != *(struct device * const *)arg->key;
-}
-
-static const struct rhashtable_params opp_table_params = {
-	.key_len = sizeof(struct device *),
-	.key_offset = offsetof(struct opp_table, dev),
-	.head_offset = offsetof(struct opp_table, map_node),
-	.hashfn = opp_table_hash,
-	.obj_cmpfn = opp_table_cmp,
-	.automatic_shrinking = true,
+struct opp_map {
+	struct rcu_head rcu;
+	unsigned int bits;	/* log2 of the number of slots */
+	unsigned int used;	/* slots holding a table or the tombstone */
+	struct opp_table __rcu *slot[];
 };
 
-static struct rhashtable opp_table_by_dev;
+#define OPP_MAP_MIN_BITS	6
+
+/* What a removed table's slot holds: its key is its own address. */
+static struct opp_table opp_tombstone = {
+	.dev = (struct device *)&opp_tombstone,
+};
+
+static struct opp_map __rcu *opp_table_by_dev;
 
 /* Serializes every update of every table, of the map and of opp_table_list. */
 static DEFINE_MUTEX(opp_lock);
@@ -125,59 +135,204 @@ static bool opp_bad_dev(struct device *dev, const char *func)
 	return true;
 }
 
-/* Index of the first OPP whose rate is >= @freq, or arr->count. */
+/*
+ * Index of the first OPP whose rate is >= @freq (@upper false) or > @freq
+ * (@upper true), or arr->count. A table has at least one OPP. The halving
+ * loop runs a number of times that depends on the count alone, and its
+ * one data-dependent choice is a select, not a branch: queries spread over
+ * the table cost no mispredicted branch.
+ */
+static __always_inline unsigned int opp_bound(const struct opp_array *arr,
+					      unsigned long freq, bool upper)
+{
+	unsigned int lo = 0, n = arr->count;
+	unsigned long rate;
+
+	while (n > 1) {
+		unsigned int half = n / 2;
+
+		rate = arr->opp[lo + half].rate;
+		lo += (upper ? rate <= freq : rate < freq) ? half : 0;
+		n -= half;
+	}
+	rate = arr->opp[lo].rate;
+	return lo + (upper ? rate <= freq : rate < freq);
+}
+
 static unsigned int opp_lower_bound(const struct opp_array *arr,
 				    unsigned long freq)
 {
-	unsigned int lo = 0, hi = arr->count;
-
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (arr->opp[mid].rate < freq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return opp_bound(arr, freq, false);
 }
 
-/* Index of the first OPP whose rate is > @freq, or arr->count. */
-static unsigned int opp_upper_bound(const struct opp_array *arr,
-				    unsigned long freq)
+/* Every search: find @dev's table, then match in it. */
+enum opp_match { OPP_MATCH_EXACT, OPP_MATCH_CEIL, OPP_MATCH_FLOOR };
+
+/*
+ * The OPP of @arr that @how matches at @freq (for OPP_MATCH_EXACT, also by
+ * @available; ceil and floor match available OPPs only), or
+ * ERR_PTR(-ERANGE). Inlined into each caller, which passes @how as a
+ * constant.
+ */
+static __always_inline struct opp *opp_match(struct opp_array *arr,
+					     enum opp_match how,
+					     unsigned long freq, bool available)
 {
-	unsigned int lo = 0, hi = arr->count;
+	unsigned int i;
 
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (arr->opp[mid].rate <= freq)
-			lo = mid + 1;
-		else
-			hi = mid;
+	switch (how) {
+	case OPP_MATCH_EXACT:
+		i = opp_bound(arr, freq, false);
+		if (i < arr->count && arr->opp[i].rate == freq &&
+		    READ_ONCE(arr->opp[i].available) == available)
+			return &arr->opp[i];
+		break;
+	case OPP_MATCH_CEIL:
+		for (i = opp_bound(arr, freq, false); i < arr->count; i++)
+			if (READ_ONCE(arr->opp[i].available))
+				return &arr->opp[i];
+		break;
+	case OPP_MATCH_FLOOR:
+		for (i = opp_bound(arr, freq, true); i > 0; i--)
+			if (READ_ONCE(arr->opp[i - 1].available))
+				return &arr->opp[i - 1];
+		break;
 	}
-	return lo;
+	return ERR_PTR(-ERANGE);
 }
 
-/* Reader side: the current snapshot of @dev's table, or an ERR_PTR. */
-static struct opp_array *opp_array_rcu(struct device *dev, const char *func)
+/* The slot at which @dev's probe sequence in @map starts. */
+static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
+						 const struct device *dev)
 {
+	return hash_ptr(dev, map->bits);
+}
+
+/*
+ * @dev's table, or NULL; the caller holds RCU or opp_lock. A NULL or
+ * ERR_PTR @dev is simply not found: the callers tell it apart on that
+ * (rare) path, not on every search.
+ */
+static __always_inline struct opp_table *opp_table_find(struct device *dev)
+{
+	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
+						    lockdep_is_held(&opp_lock));
+	unsigned int mask = (1U << map->bits) - 1;
+	unsigned int i = opp_map_hash(map, dev);
 	struct opp_table *table;
 
-	if (opp_bad_dev(dev, func))
-		return ERR_PTR(-EINVAL);
-	table = rhashtable_lookup(&opp_table_by_dev, &dev, opp_table_params);
-	if (!table)
-		return ERR_PTR(-ENODEV);
-	return rcu_dereference(table->opps);
+	for (;; i = (i + 1) & mask) {
+		table = rcu_dereference_check(map->slot[i],
+					      lockdep_is_held(&opp_lock));
+		if (!table || table->dev == dev)
+			return table;
+	}
+}
+
+/*
+ * Reader side: the current snapshot of @dev's table, or an ERR_PTR
+ * (-EINVAL for a NULL or ERR_PTR @dev, warned about as @func's).
+ */
+static __always_inline struct opp_array *opp_array_rcu(struct device *dev,
+						       const char *func)
+{
+	struct opp_table *table = opp_table_find(dev);
+	struct opp_array *arr = table ? rcu_dereference(table->opps) : NULL;
+
+	if (likely(arr))
+		return arr;
+	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
 }
 
 /* Updater side: @dev's table, or NULL. */
 static struct opp_table *opp_table_locked(struct device *dev)
 {
 	lockdep_assert_held(&opp_lock);
-	/* The _fast variant holds RCU for the walk; opp_lock keeps @table. */
-	return rhashtable_lookup_fast(&opp_table_by_dev, &dev, opp_table_params);
+	return opp_table_find(dev);
+}
+
+static struct opp_map *opp_map_locked(void)
+{
+	return rcu_dereference_protected(opp_table_by_dev,
+					 lockdep_is_held(&opp_lock));
+}
+
+static struct opp_map *opp_map_alloc(unsigned int bits)
+{
+	struct opp_map *map;
+
+	map = kzalloc(struct_size(map, slot, 1U << bits), GFP_KERNEL);
+	if (map)
+		map->bits = bits;
+	return map;
+}
+
+/* Put @table at the first free or dead slot of its probe sequence. */
+static void opp_map_place(struct opp_map *map, struct opp_table *table)
+{
+	unsigned int mask = (1U << map->bits) - 1;
+	unsigned int i = opp_map_hash(map, table->dev);
+	struct opp_table *t;
+
+	for (;; i = (i + 1) & mask) {
+		t = rcu_dereference_protected(map->slot[i],
+					      lockdep_is_held(&opp_lock));
+		if (!t) {
+			map->used++;
+			break;
+		}
+		if (t == &opp_tombstone)
+			break;
+	}
+	/* Publishing the slot orders the table's initialisation before it. */
+	rcu_assign_pointer(map->slot[i], table);
+}
+
+/* Add @table, which is not in the map, rebuilding the map if it is due. */
+static int opp_map_insert(struct opp_table *table)
+{
+	struct opp_map *map = opp_map_locked(), *fresh;
+	unsigned int i, live = 0, slots = 1U << map->bits;
+	struct opp_table *t;
+
+	if (2 * (map->used + 1) > slots) {
+		for (i = 0; i < slots; i++) {
+			t = rcu_dereference_protected(map->slot[i],
+						      lockdep_is_held(&opp_lock));
+			live += t && t != &opp_tombstone;
+		}
+		/* A quarter full after the rebuild, this table included. */
+		fresh = opp_map_alloc(max(OPP_MAP_MIN_BITS,
+					  order_base_2(4 * (live + 1))));
+		if (fresh) {
+			for (i = 0; i < slots; i++) {
+				t = rcu_dereference_protected(map->slot[i],
+							      lockdep_is_held(&opp_lock));
+				if (t && t != &opp_tombstone)
+					opp_map_place(fresh, t);
+			}
+			rcu_assign_pointer(opp_table_by_dev, fresh);
+			kfree_rcu(map, rcu);
+			map = fresh;
+		} else if (4 * (map->used + 1) > 3 * slots) {
+			return -ENOMEM;
+		}
+	}
+	opp_map_place(map, table);
+	return 0;
+}
+
+/* Take @table out of the map: its slot becomes the tombstone. */
+static void opp_map_remove(struct opp_table *table)
+{
+	struct opp_map *map = opp_map_locked();
+	unsigned int mask = (1U << map->bits) - 1;
+	unsigned int i = opp_map_hash(map, table->dev);
+
+	while (rcu_dereference_protected(map->slot[i],
+					 lockdep_is_held(&opp_lock)) != table)
+		i = (i + 1) & mask;
+	rcu_assign_pointer(map->slot[i], &opp_tombstone);
 }
 
 static struct opp_array *opp_array_locked(struct opp_table *table)
@@ -209,19 +364,33 @@ static void opp_notify(struct opp_table *table, enum dev_pm_opp_event event,
 		blocking_notifier_call_chain(table->notifiers, event, &info);
 }
 
-/* Free @table, already unpublished; readers still inside keep valid memory. */
+static void opp_table_release(struct kref *ref)
+{
+	kfree_rcu(container_of(ref, struct opp_table, ref), rcu);
+}
+
+/*
+ * End @table, already out of the map: its OPPs, its notifiers and its
+ * device reference go now, its memory when the last handle on it is put.
+ * Readers still inside keep valid memory.
+ */
 static void opp_table_free(struct opp_table *table)
 {
+	struct opp_array *arr = opp_array_locked(table);
+
 	/* Calls only happen under opp_lock: none is in flight. */
 	kfree(table->notifiers);
+	table->notifiers = NULL;
+	/* Searches through a handle find nothing from now on. */
+	RCU_INIT_POINTER(table->opps, NULL);
+	kfree_rcu(arr, rcu);
 	/*
 	 * A reader compares table->dev but never dereferences it, and a new
 	 * device at the same address can only appear after this put, when
 	 * @table can no longer be found; so the put need not wait for readers.
 	 */
 	put_device(table->dev);
-	kfree_rcu(opp_array_locked(table), rcu);
-	kfree_rcu(table, rcu);
+	kref_put(&table->ref, opp_table_release);
 }
 
 static void opp_table_remove(struct opp_table *table)
@@ -229,8 +398,7 @@ static void opp_table_remove(struct opp_table *table)
 	struct opp_array *arr = opp_array_locked(table);
 	unsigned int i;
 
-	rhashtable_remove_fast(&opp_table_by_dev, &table->map_node,
-			       opp_table_params);
+	opp_map_remove(table);
 	list_del(&table->list_node);
 	for (i = 0; i < arr->count; i++)
 		opp_notify(table, OPP_EVENT_REMOVE, &arr->opp[i]);
@@ -303,9 +471,8 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 		}
 		fresh->dev = get_device(dev);
 		RCU_INIT_POINTER(fresh->opps, arr);
-		/* Publishing the hash entry orders the initialisation above. */
-		ret = rhashtable_insert_fast(&opp_table_by_dev, &fresh->map_node,
-					     opp_table_params);
+		kref_init(&fresh->ref);
+		ret = opp_map_insert(fresh);
 		if (ret) {
 			put_device(dev);
 			kfree(arr);
@@ -761,6 +928,24 @@ EXPORT_SYMBOL_GPL(opp_of_add_table);
 
 /* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
+static struct opp *opp_null_freq(const char *func)
+{
+	pr_warn_ratelimited("%s: freq is NULL\n", func);
+	return ERR_PTR(-EINVAL);
+}
+
+/* A ceil or floor search in @arr that reports the rate found in *@freq. */
+static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
+						  enum opp_match how,
+						  unsigned long *freq)
+{
+	struct opp *opp = opp_match(arr, how, *freq, true);
+
+	if (!IS_ERR(opp))
+		*freq = opp->rate;
+	return opp;
+}
+
 /**
  * opp_find_freq_exact() - find the OPP at a frequency, by availability
  * @dev:	the device whose table to search
@@ -784,15 +969,10 @@ struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 				bool available)
 {
 	struct opp_array *arr = opp_array_rcu(dev, __func__);
-	unsigned int i;
 
 	if (IS_ERR(arr))
 		return ERR_CAST(arr);
-	i = opp_lower_bound(arr, freq);
-	if (i < arr->count && arr->opp[i].rate == freq &&
-	    READ_ONCE(arr->opp[i].available) == available)
-		return &arr->opp[i];
-	return ERR_PTR(-ERANGE);
+	return opp_match(arr, OPP_MATCH_EXACT, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_exact);
 
@@ -816,22 +996,13 @@ EXPORT_SYMBOL_GPL(opp_find_freq_exact);
 struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr;
-	unsigned int i;
 
-	if (unlikely(!freq)) {
-		pr_warn_ratelimited("%s: freq is NULL\n", __func__);
-		return ERR_PTR(-EINVAL);
-	}
+	if (unlikely(!freq))
+		return opp_null_freq(__func__);
 	arr = opp_array_rcu(dev, __func__);
 	if (IS_ERR(arr))
 		return ERR_CAST(arr);
-	for (i = opp_lower_bound(arr, *freq); i < arr->count; i++) {
-		if (READ_ONCE(arr->opp[i].available)) {
-			*freq = arr->opp[i].rate;
-			return &arr->opp[i];
-		}
-	}
-	return ERR_PTR(-ERANGE);
+	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
 
@@ -854,22 +1025,13 @@ EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr;
-	unsigned int i;
 
-	if (unlikely(!freq)) {
-		pr_warn_ratelimited("%s: freq is NULL\n", __func__);
-		return ERR_PTR(-EINVAL);
-	}
+	if (unlikely(!freq))
+		return opp_null_freq(__func__);
 	arr = opp_array_rcu(dev, __func__);
 	if (IS_ERR(arr))
 		return ERR_CAST(arr);
-	for (i = opp_upper_bound(arr, *freq); i > 0; i--) {
-		if (READ_ONCE(arr->opp[i - 1].available)) {
-			*freq = arr->opp[i - 1].rate;
-			return &arr->opp[i - 1];
-		}
-	}
-	return ERR_PTR(-ERANGE);
+	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
 
@@ -935,19 +1097,33 @@ EXPORT_SYMBOL_GPL(opp_get_opp_count);
 /* ---- Copy-out lookups (any context, no rcu_read_lock() needed) ---- */
 
 /*
- * Copy @opp out, or pass its error on; the caller holds rcu_read_lock().
- * The availability is the one the search matched: re-reading the flag
- * could see a change made since, and report an OPP no search returns.
+ * The three copy-out lookups: search @dev's table as @how says under RCU
+ * and copy the OPP found into @info. The availability copied is the one
+ * the search matched: re-reading the flag could see a change made since,
+ * and report an OPP no search returns.
  */
-static int opp_copy_out(struct opp *opp, bool available,
-			struct opp_info *info)
+static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
+				      unsigned long freq, bool available,
+				      struct opp_info *info, const char *func)
 {
-	if (IS_ERR(opp))
-		return PTR_ERR(opp);
-	info->rate = opp->rate;
-	info->u_volt = opp->u_volt;
-	info->available = available;
-	return 0;
+	struct opp_array *arr;
+	struct opp *opp;
+	int ret = 0;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	arr = opp_array_rcu(dev, func);
+	opp = IS_ERR(arr) ? ERR_CAST(arr) : opp_match(arr, how, freq, available);
+	if (IS_ERR(opp)) {
+		ret = PTR_ERR(opp);
+	} else {
+		info->rate = opp->rate;
+		info->u_volt = opp->u_volt;
+		info->available = available;
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -968,15 +1144,7 @@ static int opp_copy_out(struct opp *opp, bool available,
 int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,
 		     struct opp_info *info)
 {
-	int ret;
-
-	if (unlikely(!info))
-		return -EINVAL;
-	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_exact(dev, freq, available), available,
-			   info);
-	rcu_read_unlock();
-	return ret;
+	return opp_lookup(dev, OPP_MATCH_EXACT, freq, available, info, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_lookup_exact);
 
@@ -998,14 +1166,7 @@ EXPORT_SYMBOL_GPL(opp_lookup_exact);
 int opp_lookup_ceil(struct device *dev, unsigned long freq,
 		    struct opp_info *info)
 {
-	int ret;
-
-	if (unlikely(!info))
-		return -EINVAL;
-	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_ceil(dev, &freq), true, info);
-	rcu_read_unlock();
-	return ret;
+	return opp_lookup(dev, OPP_MATCH_CEIL, freq, true, info, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_lookup_ceil);
 
@@ -1027,16 +1188,161 @@ EXPORT_SYMBOL_GPL(opp_lookup_ceil);
 int opp_lookup_floor(struct device *dev, unsigned long freq,
 		     struct opp_info *info)
 {
-	int ret;
-
-	if (unlikely(!info))
-		return -EINVAL;
-	rcu_read_lock();
-	ret = opp_copy_out(opp_find_freq_floor(dev, &freq), true, info);
-	rcu_read_unlock();
-	return ret;
+	return opp_lookup(dev, OPP_MATCH_FLOOR, freq, true, info, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_lookup_floor);
+
+/* ---- Table handles: searches that skip the device map ---- */
+
+/**
+ * opp_table_get() - take a handle on a device's table
+ * @dev:	the device whose table to take
+ *
+ * For a caller that searches the same device's OPPs often (a governor, a
+ * thermal or scheduler hook): the opp_table_find_freq_*() searches take
+ * the handle instead of the device and skip the device -> table map that
+ * every device-based search probes. The handle is a counted reference on
+ * the table; release it with opp_table_put().
+ *
+ * A handle follows the table it was taken on, not the device. Searches
+ * through it see every OPP added, removed, enabled or disabled, as the
+ * device-based ones do; once the table itself is removed (by
+ * opp_remove_table(), or by opp_remove() of its last OPP) they fail with
+ * -ENODEV, even after the device gets a new table: take a new handle then.
+ * The handle holds no reference on the device.
+ *
+ * Context: any context but NMI; takes no lock but RCU.
+ *
+ * Return: the handle; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR;
+ * ERR_PTR(-ENODEV) if @dev has no table.
+ */
+struct opp_table *opp_table_get(struct device *dev)
+{
+	struct opp_table *table;
+
+	rcu_read_lock();
+	table = opp_table_find(dev);
+	/* The map's reference goes when the table is removed: it may be 0. */
+	if (!table || !rcu_access_pointer(table->opps) ||
+	    !kref_get_unless_zero(&table->ref))
+		table = ERR_PTR(opp_bad_dev(dev, __func__) ? -EINVAL : -ENODEV);
+	rcu_read_unlock();
+	return table;
+}
+EXPORT_SYMBOL_GPL(opp_table_get);
+
+/**
+ * opp_table_put() - release a handle taken by opp_table_get()
+ * @table:	the handle; NULL or an ERR_PTR is ignored
+ *
+ * The table's memory goes after the last handle on a removed table is
+ * put, and after a grace period: a search still inside its
+ * rcu_read_lock() section keeps valid memory.
+ *
+ * Context: any context but NMI; takes no lock.
+ */
+void opp_table_put(struct opp_table *table)
+{
+	if (!IS_ERR_OR_NULL(table))
+		kref_put(&table->ref, opp_table_release);
+}
+EXPORT_SYMBOL_GPL(opp_table_put);
+
+/* The handle's current OPPs, or an ERR_PTR. */
+static __always_inline struct opp_array *opp_table_rcu(struct opp_table *table,
+						       const char *func)
+{
+	struct opp_array *arr;
+
+	if (IS_ERR_OR_NULL(table)) {
+		pr_warn_ratelimited("%s: invalid table %p\n", func, table);
+		return ERR_PTR(-EINVAL);
+	}
+	arr = rcu_dereference(table->opps);
+	return likely(arr) ? arr : ERR_PTR(-ENODEV);
+}
+
+/**
+ * opp_table_find_freq_exact() - opp_find_freq_exact() through a handle
+ * @table:	the handle, from opp_table_get()
+ * @freq:	the exact frequency in Hz
+ * @available:	whether the OPP looked for is available or disabled
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP whose rate is @freq and whose availability is
+ * @available; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR;
+ * ERR_PTR(-ENODEV) if the table was removed; ERR_PTR(-ERANGE) if no OPP
+ * matches.
+ */
+struct opp *opp_table_find_freq_exact(struct opp_table *table,
+				      unsigned long freq, bool available)
+{
+	struct opp_array *arr = opp_table_rcu(table, __func__);
+
+	if (IS_ERR(arr))
+		return ERR_CAST(arr);
+	return opp_match(arr, OPP_MATCH_EXACT, freq, available);
+}
+EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
+
+/**
+ * opp_table_find_freq_ceil() - opp_find_freq_ceil() through a handle
+ * @table:	the handle, from opp_table_get()
+ * @freq:	in: the lowest acceptable frequency in Hz; out: the rate of
+ *		the OPP found (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR
+ * or @freq is NULL; ERR_PTR(-ENODEV) if the table was removed;
+ * ERR_PTR(-ERANGE) if no available OPP has a rate >= *@freq.
+ */
+struct opp *opp_table_find_freq_ceil(struct opp_table *table,
+				     unsigned long *freq)
+{
+	struct opp_array *arr;
+
+	if (unlikely(!freq))
+		return opp_null_freq(__func__);
+	arr = opp_table_rcu(table, __func__);
+	if (IS_ERR(arr))
+		return ERR_CAST(arr);
+	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+}
+EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
+
+/**
+ * opp_table_find_freq_floor() - opp_find_freq_floor() through a handle
+ * @table:	the handle, from opp_table_get()
+ * @freq:	in: the highest acceptable frequency in Hz; out: the rate of
+ *		the OPP found (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR
+ * or @freq is NULL; ERR_PTR(-ENODEV) if the table was removed;
+ * ERR_PTR(-ERANGE) if no available OPP has a rate <= *@freq.
+ */
+struct opp *opp_table_find_freq_floor(struct opp_table *table,
+				      unsigned long *freq)
+{
+	struct opp_array *arr;
+
+	if (unlikely(!freq))
+		return opp_null_freq(__func__);
+	arr = opp_table_rcu(table, __func__);
+	if (IS_ERR(arr))
+		return ERR_CAST(arr);
+	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+}
+EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
 /* ---- cpufreq glue ---- */
 
@@ -1163,10 +1469,11 @@ DEFINE_SHOW_ATTRIBUTE(opp_tables);
 
 static int __init opp_init(void)
 {
-	int ret = rhashtable_init(&opp_table_by_dev, &opp_table_params);
+	struct opp_map *map = opp_map_alloc(OPP_MAP_MIN_BITS);
 
-	if (ret)
-		return ret;
+	if (!map)
+		return -ENOMEM;
+	RCU_INIT_POINTER(opp_table_by_dev, map);
 	/* Not "opp": the kernel's own OPP core owns that directory. */
 	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
 	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
@@ -1190,8 +1497,9 @@ static void __exit opp_exit(void)
 		list_del(&table->list_node);
 		opp_table_free(table);
 	}
+	kfree(opp_map_locked());
+	RCU_INIT_POINTER(opp_table_by_dev, NULL);
 	mutex_unlock(&opp_lock);
-	rhashtable_destroy(&opp_table_by_dev);
 	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();
 }

@@ -73,6 +73,23 @@ int opp_lookup_ceil(struct device *dev, unsigned long freq,
 int opp_lookup_floor(struct device *dev, unsigned long freq,
 		     struct opp_info *info);
 
+/*
+ * Table handles, for callers that search one device's table often: the
+ * searches through a handle skip the device -> table map. A handle is
+ * counted; once its table is removed, searches through it fail with
+ * -ENODEV. Taking and putting: any context but NMI. Searching: as above,
+ * under rcu_read_lock().
+ */
+struct opp_table;
+struct opp_table *opp_table_get(struct device *dev);
+void opp_table_put(struct opp_table *table);
+struct opp *opp_table_find_freq_exact(struct opp_table *table,
+				      unsigned long freq, bool available);
+struct opp *opp_table_find_freq_ceil(struct opp_table *table,
+				     unsigned long *freq);
+struct opp *opp_table_find_freq_floor(struct opp_table *table,
+				      unsigned long *freq);
+
 /* cpufreq glue: may sleep (allocates), takes no lock. */
 int opp_init_cpufreq_table(struct device *dev,
 			   struct cpufreq_frequency_table **table);

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Unpack Debian's linux-source tree into the cache and build it for the
-# QEMU vexpress-a9 guest: vexpress_defconfig + configs/arm.config +
-# configs/$FLAVOUR.config. One build directory per version and flavour;
-# it is rebuilt (incrementally) only when the key of its inputs changes.
+# guest of $TIER: for arm (QEMU vexpress-a9), vexpress_defconfig +
+# configs/arm.config + configs/$FLAVOUR.config; for uml (User-Mode Linux,
+# x86_64), the UML defconfig + configs/um.config + configs/um-debug.config
+# or configs/$FLAVOUR.config (kernel_fragments in common.sh). One build
+# directory per version, tier and flavour; it is rebuilt (incrementally)
+# only when the key of its inputs changes.
 # OPP_KERNEL=prepare stops after `make modules_prepare` (a minute or two):
 # enough to compile, sparse-check and lint external modules, not to boot
 # them; a full build serves a prepare request too.
@@ -16,8 +19,14 @@ src=$(kernel_src)
 key=$(kernel_key)
 build=$(kernel_build)
 pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
+image=$(kernel_image)
+read -ra frags <<<"$(kernel_fragments)"
+case "$TIER" in
+arm) defconfig=vexpress_defconfig; targets=(zImage dtbs modules) ;;
+uml) defconfig=defconfig; targets=(linux modules) ;;
+esac
 case "${OPP_KERNEL:-full}" in
-full) targets=(zImage dtbs modules) done_key=$key ;;
+full) done_key=$key ;;
 prepare) targets=(modules_prepare) done_key=$key-prepared ;;
 *) die "OPP_KERNEL is full or prepare, not '$OPP_KERNEL'" ;;
 esac
@@ -26,7 +35,7 @@ is_cached() {
 	local have
 	have=$(cat "$build/.opp-key" 2>/dev/null) || return 1
 	if [ "$done_key" = "$key" ]; then
-		[ "$have" = "$key" ] && [ -f "$build/arch/arm/boot/zImage" ]
+		[ "$have" = "$key" ] && [ -f "$image" ]
 	else
 		[ "$have" = "$key" ] || [ "$have" = "$done_key" ]
 	fi
@@ -56,12 +65,12 @@ fi
 
 mkdir -p "$build"
 rm -f "$build/.opp-key"
-kmake() { make -C "$src" O="$build" ARCH=arm CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+kmake() { make -C "$src" O="$build" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
 
 log "configuring $key"
-kmake -s vexpress_defconfig >/dev/null
+kmake -s "$defconfig" >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$build" "$build/.config" \
-	"$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config" >/dev/null
+	"${frags[@]}" >/dev/null
 kmake -s olddefconfig >/dev/null
 
 # merge_config only warns when Kconfig drops an option (a missing
@@ -80,7 +89,7 @@ while read -r line; do
 		printf 'config: wanted "%s", got "%s"\n' "$want" "$got" >&2
 		bad=1
 	fi
-done < <(cat "$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config")
+done < <(cat "${frags[@]}")
 [ $bad -eq 0 ] || die "the kernel config did not take the fragments above"
 
 log "building $key (${targets[*]}) with -j$JOBS (log: $build/build.log)"

@@ -10,9 +10,6 @@ OPP_CACHE=${OPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opp}
 OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}
 KVER=${KVER:-6.1}
 FLAVOUR=${FLAVOUR:-debug}
-ARCH=arm
-CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
-export ARCH CROSS_COMPILE
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${JOBS:-$(($(nproc) + 1))}
@@ -20,25 +17,81 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# TIER picks the guest: arm, the QEMU vexpress-a9 board (make check, the
+# gate), or uml, User-Mode Linux run as a process of this x86_64 host
+# (make quick, the fast loop; the bench at native speed).
+TIER=${TIER:-arm}
+case "$TIER" in
+arm)
+	ARCH=arm
+	CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
+	BUSYBOX_ARCH=armhf
+	;;
+uml)
+	ARCH=um
+	SUBARCH=x86_64
+	CROSS_COMPILE=
+	BUSYBOX_ARCH=amd64
+	export SUBARCH
+	;;
+*) die "unknown TIER '$TIER' (arm or uml)" ;;
+esac
+export ARCH CROSS_COMPILE TIER
+
+# The config fragments of a kernel build, merged in this order on top of
+# the tier's defconfig: the tier's own, then the flavour's (UML has its own
+# debug fragment: it lacks some of the ARM kernel's checkers).
+kernel_fragments() {
+	case "$TIER" in
+	arm) echo "$TOP/configs/arm.config $TOP/configs/$FLAVOUR.config" ;;
+	uml)
+		if [ -f "$TOP/configs/um-$FLAVOUR.config" ]; then
+			echo "$TOP/configs/um.config $TOP/configs/um-$FLAVOUR.config"
+		else
+			echo "$TOP/configs/um.config $TOP/configs/$FLAVOUR.config"
+		fi
+		;;
+	esac
+}
+
 # The key of a kernel build: the Debian package version of the source and
 # a hash of every input that shapes the .config.
 kernel_key() {
-	local pkgver hash
+	local pkgver hash frags
 	pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null) ||
 		die "linux-source-$KVER is not installed (run scripts/deps.sh)"
-	hash=$(cat "$TOP/configs/arm.config" "$TOP/configs/$FLAVOUR.config" |
-		sha256sum | cut -c1-12)
-	echo "$KVER-$pkgver-$FLAVOUR-$hash"
+	read -ra frags <<<"$(kernel_fragments)"
+	hash=$(cat "${frags[@]}" | sha256sum | cut -c1-12)
+	echo "$KVER-$pkgver-$(tier_name)$FLAVOUR-$hash"
 }
 
+# "" for the ARM tier (its names predate the tiers), "uml-" for UML.
+tier_name() { [ "$TIER" = arm ] || echo "$TIER-"; }
 kernel_src() { echo "$OPP_CACHE/src/linux-source-$KVER"; }
-kernel_build() { echo "$OPP_CACHE/build/$KVER-$FLAVOUR"; }
-# Where the modules for $FLAVOUR are built (the Makefile's MODDIR): this
-# tree for debug, a copy of the sources of their own for another flavour.
+kernel_build() { echo "$OPP_CACHE/build/$KVER-$(tier_name)$FLAVOUR"; }
+# The kernel image the guest boots.
+kernel_image() {
+	case "$TIER" in
+	arm) echo "$(kernel_build)/arch/arm/boot/zImage" ;;
+	uml) echo "$(kernel_build)/linux" ;;
+	esac
+}
+# Where the modules for $TIER and $FLAVOUR are built (the Makefile's
+# MODDIR): this tree for the ARM debug kernel (make check), a copy of the
+# sources of their own for any other kernel, so that the objects here stay
+# those of make check and switching rebuilds nothing needlessly.
 module_dir() {
-	if [ "$FLAVOUR" = debug ]; then
+	if [ "$TIER" = arm ] && [ "$FLAVOUR" = debug ]; then
 		echo "$TOP"
 	else
-		echo "$OPP_CACHE/modules/$KVER-$FLAVOUR"
+		echo "$OPP_CACHE/modules/$KVER-$(tier_name)$FLAVOUR"
+	fi
+}
+# The static busybox for the guest's architecture (scripts/deps.sh).
+busybox_bin() {
+	if [ "$TIER" = arm ]; then
+		echo "$OPP_CACHE/busybox/bin/busybox"
+	else
+		echo "$OPP_CACHE/busybox-$BUSYBOX_ARCH/bin/busybox"
 	fi
 }

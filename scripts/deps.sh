@@ -19,8 +19,10 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 
+# The guest's static busybox, for the architecture of $TIER's guest.
+busybox=$(busybox_bin)
 need_busybox=0
-[ -x "$OPP_CACHE/busybox/bin/busybox" ] || need_busybox=1
+[ -x "$busybox" ] || need_busybox=1
 
 if [ ${#missing[@]} -eq 0 ] && [ $need_busybox -eq 0 ]; then
 	exit 0
@@ -31,10 +33,11 @@ SUDO=
 export DEBIAN_FRONTEND=noninteractive
 
 if [ $need_busybox -eq 1 ] &&
-   ! dpkg --print-foreign-architectures | grep -qx armhf; then
-	$SUDO dpkg --add-architecture armhf
+   [ "$BUSYBOX_ARCH" != "$(dpkg --print-architecture)" ] &&
+   ! dpkg --print-foreign-architectures | grep -qx "$BUSYBOX_ARCH"; then
+	$SUDO dpkg --add-architecture "$BUSYBOX_ARCH"
 fi
-[ $need_busybox -eq 1 ] && missing_bb=busybox-static:armhf || missing_bb=
+[ $need_busybox -eq 1 ] && missing_bb=busybox-static:$BUSYBOX_ARCH || missing_bb=
 log "installing: ${missing[*]} $missing_bb"
 $SUDO apt-get update -q >/dev/null
 if [ ${#missing[@]} -gt 0 ]; then
@@ -49,11 +52,11 @@ if [ $need_busybox -eq 1 ]; then
 	if [ "$(id -u)" -eq 0 ] && id -u _apt >/dev/null 2>&1; then
 		chown _apt "$tmp"
 	fi
-	(cd "$tmp" && apt-get download -q busybox-static:armhf >/dev/null)
-	mkdir -p "$OPP_CACHE"
-	rm -rf "$OPP_CACHE/busybox"
-	dpkg -x "$tmp"/busybox-static_*_armhf.deb "$tmp/x"
-	mkdir -p "$OPP_CACHE/busybox/bin"
-	cp "$tmp/x/bin/busybox" "$OPP_CACHE/busybox/bin/busybox"
-	log "busybox (armhf) in $OPP_CACHE/busybox"
+	(cd "$tmp" && apt-get download -q "busybox-static:$BUSYBOX_ARCH" >/dev/null)
+	dpkg -x "$tmp"/busybox-static_*_"$BUSYBOX_ARCH".deb "$tmp/x"
+	bbdir=$(dirname "$busybox")
+	rm -rf "$bbdir"
+	mkdir -p "$bbdir"
+	cp "$tmp/x/bin/busybox" "$busybox"
+	log "busybox ($BUSYBOX_ARCH) in $bbdir"
 fi

@@ -1,16 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs: busybox, initramfs/init, the cpufreq
-# scenario and every module built for $FLAVOUR (see module_dir), packed by
-# the gen_init_cpio that the kernel build of $FLAVOUR made in its usr/.
+# scenario and every module built for $TIER and $FLAVOUR (see module_dir),
+# packed by the gen_init_cpio that the kernel build made in its usr/.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
 
 out=${1:?usage: mkinitramfs.sh OUTPUT.cpio.gz}
-busybox=$OPP_CACHE/busybox/bin/busybox
-[ -x "$busybox" ] || die "no armhf busybox in $OPP_CACHE (run scripts/deps.sh)"
+busybox=$(busybox_bin)
+[ -x "$busybox" ] || die "no $BUSYBOX_ARCH busybox in $OPP_CACHE (run scripts/deps.sh)"
 
 gen=$(kernel_build)/usr/gen_init_cpio
 [ -x "$gen" ] || die "no $gen (run scripts/build-kernel.sh)"

@@ -100,6 +100,11 @@ MODULE_PARM_DESC(race_window_ms, "sleep right after registering a notifier (defa
 #define TORTURE_ALL	GENMASK(TORTURE_NPOINTS - 1, 0)
 #define TORTURE_STABLE	0	/* the device whose table is never removed */
 #define TORTURE_MAX_READERS 64
+/*
+ * How long a reader holds an OPP it found, busy-waiting under RCU (udelay:
+ * the generic ndelay() of x86 and UML refuses 20 us and more at link time).
+ */
+#define TORTURE_STRETCH_US 20
 #define TORTURE_MAX_UPDATERS 16
 /* Updater slots of the window case, after the torture's updaters. */
 #define TORTURE_WINDOW_SLOTS 2
@@ -500,7 +505,7 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 		 * array; in an RCU read-side section, so a busy wait.
 		 */
 		if (stretch)
-			ndelay(20 * NSEC_PER_USEC);
+			udelay(TORTURE_STRETCH_US);
 		fd.f = opp_get_freq(opp);
 		fd.v = opp_get_voltage(opp);
 	}

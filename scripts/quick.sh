@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make quick: the fast loop. Builds (once, cached) the User-Mode Linux
+# debug kernel and the modules for it, boots UML once with every KUnit
+# suite of selftest/ (the canary aside; the torture last, for
+# QUICK_TORTURE_SECONDS, 10 by default), a few load/unload cycles and the
+# kmemleak scan, and judges the run with verdict.sh. QUICK_TESTS="MOD..."
+# loads those test modules instead. Native speed, one CPU
+# without preemption: the interleavings of the ARM guest's 4 CPUs are not
+# there, nor PREEMPT and DEBUG_ATOMIC_SLEEP. make check stays the gate.
+set -euo pipefail
+export TIER=uml FLAVOUR=debug
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+t0=$(date +%s)
+"$TOP/scripts/deps.sh"
+"$TOP/scripts/build-kernel.sh" >/dev/null
+log "building the modules for UML"
+make -s -C "$TOP" modules >/dev/null
+
+mapfile -t suites < <(find "$(module_dir)/selftest" -name '*.ko' \
+	-not -name opp_canary.ko -not -name opp_torture.ko -printf '%f\n' |
+	sed 's/\.ko$//' | sort)
+[ -f "$(module_dir)/selftest/opp_torture.ko" ] && suites+=(opp_torture)
+[ -n "${QUICK_TESTS:-}" ] && read -ra suites <<<"$QUICK_TESTS"
+
+out=$OPP_RUNS/quick
+rm -rf "$out"
+"$TOP/scripts/run-uml.sh" --mode check --out "$out" --tests "${suites[*]}" \
+	--torture-seconds "${QUICK_TORTURE_SECONDS:-10}" --lifecycle 5 \
+	--timeout 300
+status=0
+"$TOP/scripts/verdict.sh" "$out" || status=$?
+log "make quick took $(($(date +%s) - t0)) s"
+exit $status

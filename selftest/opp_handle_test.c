@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the table handles (opp_table_get(), opp_table_put(),
+ * opp_table_find_freq_*()) and of the device -> table map under them: a
+ * handle answers as its device does, follows its table's updates, outlives
+ * the table's removal without finding anything, and holds no device
+ * reference; the map keeps every device's table through its rebuilds and
+ * tombstones.
+ */
+
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/irqflags.h>
+#include <linux/kref.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+
+#include "../opp.h"
+#include "opp_fixture.h"
+
+/* Enough devices to rebuild the map several times (64 slots to start). */
+#define HANDLE_NDEVS 300
+
+struct handle_ctx {
+	struct device *dev;
+	atomic_t released;
+};
+
+static int handle_init(struct kunit *test)
+{
+	struct handle_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	ctx->dev = fixture_dev_new(test, "opp-handle", &ctx->released);
+	test->priv = ctx;
+	return 0;
+}
+
+static void handle_exit(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+
+	opp_remove_table(ctx->dev);
+	put_device(ctx->dev);
+}
+
+static unsigned long handle_volt(unsigned long rate)
+{
+	return 700000 + rate / 4000;
+}
+
+/* 100, 200, ..., 800 MHz; 300 and 600 MHz disabled. */
+static void handle_fill(struct kunit *test, struct device *dev)
+{
+	unsigned long f;
+
+	for (f = 100 * HZ_PER_MHZ; f <= 800 * HZ_PER_MHZ; f += 100 * HZ_PER_MHZ)
+		KUNIT_ASSERT_EQ(test, opp_add(dev, f, handle_volt(f)), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(dev, 300 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(dev, 600 * HZ_PER_MHZ), 0);
+}
+
+/* A search through @table, its outcome copied out of the RCU section. */
+static struct fixture_found handle_find(struct opp_table *table,
+				       enum fixture_how how,
+				       unsigned long freq)
+{
+	struct fixture_found f = { .freq = freq };
+
+	rcu_read_lock();
+	if (how == FIXTURE_CEIL)
+		f.opp = opp_table_find_freq_ceil(table, &f.freq);
+	else if (how == FIXTURE_FLOOR)
+		f.opp = opp_table_find_freq_floor(table, &f.freq);
+	else
+		f.opp = opp_table_find_freq_exact(table, freq,
+						  how == FIXTURE_EXACT);
+	f.rate = opp_get_freq(f.opp);
+	f.volt = opp_get_voltage(f.opp);
+	rcu_read_unlock();
+	return f;
+}
+
+/* Every search through @table fails with @err. */
+static void handle_expect_err(struct kunit *test, struct opp_table *table,
+			      long err)
+{
+	static const enum fixture_how hows[] = {
+		FIXTURE_CEIL, FIXTURE_FLOOR, FIXTURE_EXACT, FIXTURE_EXACT_OFF,
+	};
+	struct fixture_found f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(hows); i++) {
+		f = handle_find(table, hows[i], 200 * HZ_PER_MHZ);
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f.opp), err,
+				    "search %u", i);
+		KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
+	}
+}
+
+static void handle_get_errors(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct opp_table *table;
+	unsigned long f = 100 * HZ_PER_MHZ;
+	struct opp *opp;
+
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(NULL)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(ERR_PTR(-ENOMEM))), -EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(ctx->dev)), -ENODEV);
+	handle_expect_err(test, NULL, -EINVAL);
+	handle_expect_err(test, ERR_PTR(-ENODEV), -EINVAL);
+	/* Putting what opp_table_get() returned on failure is harmless. */
+	opp_table_put(NULL);
+	opp_table_put(ERR_PTR(-ENODEV));
+
+	handle_fill(test, ctx->dev);
+	table = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
+	rcu_read_lock();
+	opp = opp_table_find_freq_ceil(table, NULL);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp), -EINVAL);
+	rcu_read_lock();
+	opp = opp_table_find_freq_floor(table, NULL);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp), -EINVAL);
+	rcu_read_lock();
+	opp = opp_table_find_freq_ceil(table, &f);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(opp), 0);
+	opp_table_put(table);
+}
+
+/* Every query, every kind of search: the handle answers as the device. */
+static void handle_matches_device(struct kunit *test)
+{
+	static const enum fixture_how hows[] = {
+		FIXTURE_CEIL, FIXTURE_FLOOR, FIXTURE_EXACT, FIXTURE_EXACT_OFF,
+	};
+	struct handle_ctx *ctx = test->priv;
+	struct fixture_found a, b;
+	struct opp_table *table;
+	unsigned long f;
+	unsigned int i, found = 0;
+
+	handle_fill(test, ctx->dev);
+	table = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
+	for (f = 0; f <= 900 * HZ_PER_MHZ; f += 25 * HZ_PER_MHZ) {
+		for (i = 0; i < ARRAY_SIZE(hows); i++) {
+			a = fixture_find(ctx->dev, hows[i], f);
+			b = handle_find(table, hows[i], f);
+			KUNIT_EXPECT_PTR_EQ_MSG(test, a.opp, b.opp,
+						"search %u at %lu Hz", i, f);
+			KUNIT_EXPECT_EQ(test, a.freq, b.freq);
+			KUNIT_EXPECT_EQ(test, a.volt, b.volt);
+			found += !IS_ERR(b.opp);
+		}
+	}
+	/* Not vacuous: ceil 33, floor 33, exact 6 available + 2 disabled. */
+	KUNIT_EXPECT_EQ(test, found, 33 + 33 + 6 + 2);
+	/* A disabled OPP is found by exact only, with available false. */
+	b = handle_find(table, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.freq, 400 * HZ_PER_MHZ);
+	b = handle_find(table, FIXTURE_FLOOR, 650 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.freq, 500 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.volt, handle_volt(500 * HZ_PER_MHZ));
+	opp_table_put(table);
+}
+
+/* Adding, disabling, enabling and removing OPPs show through a handle. */
+static void handle_sees_updates(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct fixture_found f;
+	struct opp_table *table;
+
+	handle_fill(test, ctx->dev);
+	table = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 950 * HZ_PER_MHZ, 1200000), 0);
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 950 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
+
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 950 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 800 * HZ_PER_MHZ);
+	f = handle_find(table, FIXTURE_EXACT_OFF, 950 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 0UL);	/* disabled: the accessors say 0 */
+	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
+
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 300 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 300 * HZ_PER_MHZ);
+
+	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 100 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
+	f = handle_find(table, FIXTURE_EXACT, 100 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f.opp), -ERANGE);
+	opp_table_put(table);
+}
+
+/*
+ * A handle outlives its table: after opp_remove_table() it finds nothing,
+ * also once the device has a new table, and it holds no device reference.
+ */
+static void handle_outlives_table(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
+	struct opp_table *old, *fresh;
+	struct fixture_found f;
+
+	handle_fill(test, ctx->dev);
+	old = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(old));
+	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
+	handle_expect_err(test, old, -ENODEV);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(ctx->dev)), -ENODEV);
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 200 * HZ_PER_MHZ, 900000), 0);
+	handle_expect_err(test, old, -ENODEV);
+	fresh = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fresh));
+	KUNIT_EXPECT_PTR_NE(test, fresh, old);
+	f = handle_find(fresh, FIXTURE_EXACT, 200 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.volt, 900000UL);
+	opp_table_put(old);
+	/* The new table does not depend on the old handle. */
+	f = handle_find(fresh, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
+	opp_table_put(fresh);
+}
+
+/* Removing the last OPP removes the table, for its handles too. */
+static void handle_last_opp_removed(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct opp_table *table;
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 500 * HZ_PER_MHZ, 1000000), 0);
+	table = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
+	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 500 * HZ_PER_MHZ), 0);
+	handle_expect_err(test, table, -ENODEV);
+	opp_table_put(table);
+}
+
+/* Two handles on one table: putting one leaves the other working. */
+static void handle_two_handles(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct opp_table *a, *b;
+	struct fixture_found f;
+
+	handle_fill(test, ctx->dev);
+	a = opp_table_get(ctx->dev);
+	b = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(a));
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
+	KUNIT_EXPECT_PTR_EQ(test, a, b);
+	opp_table_put(a);
+	f = handle_find(b, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 100 * HZ_PER_MHZ);
+	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
+	handle_expect_err(test, b, -ENODEV);
+	/* The last put frees the table (kmemleak checks the run). */
+	opp_table_put(b);
+}
+
+/*
+ * Taking, searching and putting with interrupts off: none of them may
+ * sleep (CONFIG_DEBUG_ATOMIC_SLEEP reports it if one does).
+ */
+static void handle_atomic_context(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct opp_table *table;
+	unsigned long flags, f = 350 * HZ_PER_MHZ;
+	struct opp *opp;
+
+	handle_fill(test, ctx->dev);
+	local_irq_save(flags);
+	table = opp_table_get(ctx->dev);
+	rcu_read_lock();
+	opp = IS_ERR(table) ? ERR_CAST(table) :
+		opp_table_find_freq_floor(table, &f);
+	rcu_read_unlock();
+	opp_table_put(table);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(table));
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
+	KUNIT_EXPECT_EQ(test, f, 200 * HZ_PER_MHZ);
+}
+
+/* Device @i of the many has one OPP, at (i + 1) MHz. */
+static void handle_expect_many(struct kunit *test, struct device **devs,
+			       bool odd_present)
+{
+	struct fixture_found f;
+	unsigned int i;
+
+	for (i = 0; i < HANDLE_NDEVS; i++) {
+		bool present = !(i & 1) || odd_present;
+
+		f = fixture_find(devs[i], FIXTURE_CEIL, 0);
+		if (present)
+			KUNIT_EXPECT_EQ_MSG(test, f.freq, (i + 1) * HZ_PER_MHZ,
+					    "device %u", i);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f.opp),
+					    -ENODEV, "device %u", i);
+	}
+}
+
+/*
+ * The map through its rebuilds: 300 tables (the map grows several times),
+ * every other one removed (tombstones), then added again (tombstones
+ * reused, rebuilds dropping the rest); each device finds its own table
+ * every time, and a handle taken before all this still works.
+ */
+static void handle_map_many_tables(struct kunit *test)
+{
+	struct handle_ctx *ctx = test->priv;
+	struct opp_table *table;
+	struct fixture_found f;
+	struct device **devs;
+	atomic_t released = ATOMIC_INIT(0);
+	unsigned int i;
+
+	devs = kunit_kcalloc(test, HANDLE_NDEVS, sizeof(*devs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, devs);
+	handle_fill(test, ctx->dev);
+	table = opp_table_get(ctx->dev);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
+
+	for (i = 0; i < HANDLE_NDEVS; i++) {
+		devs[i] = fixture_dev_new(test, "opp-handle-many", &released);
+		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * HZ_PER_MHZ, 900000), 0);
+	}
+	handle_expect_many(test, devs, true);
+	for (i = 1; i < HANDLE_NDEVS; i += 2)
+		KUNIT_ASSERT_EQ(test, opp_remove_table(devs[i]), 0);
+	handle_expect_many(test, devs, false);
+	for (i = 1; i < HANDLE_NDEVS; i += 2)
+		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * HZ_PER_MHZ, 900000), 0);
+	handle_expect_many(test, devs, true);
+
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 800 * HZ_PER_MHZ);
+	opp_table_put(table);
+
+	for (i = 0; i < HANDLE_NDEVS; i++) {
+		KUNIT_EXPECT_EQ(test, opp_remove_table(devs[i]), 0);
+		put_device(devs[i]);
+	}
+	/* The library dropped its reference on every device with its table. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), HANDLE_NDEVS);
+}
+
+static struct kunit_case handle_cases[] = {
+	KUNIT_CASE(handle_get_errors),
+	KUNIT_CASE(handle_matches_device),
+	KUNIT_CASE(handle_sees_updates),
+	KUNIT_CASE(handle_outlives_table),
+	KUNIT_CASE(handle_last_opp_removed),
+	KUNIT_CASE(handle_two_handles),
+	KUNIT_CASE(handle_atomic_context),
+	KUNIT_CASE(handle_map_many_tables),
+	{}
+};
+
+static struct kunit_suite handle_suite = {
+	.name = "opp_table_handle",
+	.init = handle_init,
+	.exit = handle_exit,
+	.test_cases = handle_cases,
+};
+
+kunit_test_suite(handle_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the OPP library's table handles and device map");
+MODULE_LICENSE("GPL");
