@@ -4,8 +4,10 @@
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
-#               [--scenarios "NAME..."]
+#               [--scenarios "NAME..."] [--append "PARAM=VALUE..."]
 #
+# --append: more kernel parameters (the harness self-check boots with
+# kmemleak=off, for one).
 # --scenarios: user-space scenarios the guest runs in check mode after the
 # KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq".
 #
@@ -31,6 +33,7 @@ test_args=
 scenarios=
 torture_seconds=
 lifecycle=
+extra_append=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--scenarios) scenarios=$2; shift 2 ;;
 	--torture-seconds) torture_seconds=$2; shift 2 ;;
 	--lifecycle) lifecycle=$2; shift 2 ;;
+	--append) extra_append=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -93,6 +97,7 @@ if [ -n "$lifecycle" ]; then
 	append+=" OPP_LIFECYCLE=$lifecycle"
 	timeout=$((timeout + 10 * lifecycle))
 fi
+[ -n "$extra_append" ] && append+=" $extra_append"
 # The board has a sound chip and no host sound card is wanted.
 export QEMU_AUDIO_DRV=none
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
@@ -109,7 +114,14 @@ start=$(date +%s)
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
 while kill -0 "$qpid" 2>/dev/null; do
-	grep -q '^opp-verdict-end' "$out/channel.log" && break
+	if grep -q '^opp-verdict-end' "$out/channel.log"; then
+		# The verdict judges the console up to the guest's end marker.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			grep -q 'opp-guest: done' "$out/console.log" && break
+			sleep 0.5
+		done
+		break
+	fi
 	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
 		log "timeout after $timeout s"
 		echo "opp-harness: timeout after $timeout s" >>"$out/channel.log"
