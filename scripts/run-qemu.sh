@@ -5,10 +5,12 @@
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
 #               [--scenarios "NAME..."] [--torture-seconds SEC]
-#               [--lifecycle CYCLES] [--seed N]
+#               [--lifecycle CYCLES] [--seed N] [--append "PARAM=VALUE..."]
 #
 # --tests: the KUnit modules the guest loads in check mode, in order;
 # --test-args: module parameters for each of them (and for opp_bench).
+# --append: more kernel parameters (the harness self-check boots with
+# kmemleak=off, for one).
 # --scenarios: user-space scenarios the guest runs in check mode after the
 # KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq".
 # --torture-seconds: how long opp_torture runs (the timeout grows by it).
@@ -43,6 +45,7 @@ scenarios=
 torture_seconds=
 lifecycle=
 seed=
+extra_append=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -54,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--torture-seconds) torture_seconds=$2; shift 2 ;;
 	--lifecycle) lifecycle=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
+	--append) extra_append=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -112,6 +116,7 @@ if [ -n "$lifecycle" ]; then
 	append+=" OPP_LIFECYCLE=$lifecycle"
 	timeout=$((timeout + 10 * lifecycle))
 fi
+[ -n "$extra_append" ] && append+=" $extra_append"
 # The board's sound chip (PL041) plays into a backend that discards it:
 # without one named, QEMU probes the host's sound systems and prints a
 # line for each one it lacks.
@@ -133,7 +138,14 @@ start=$(date +%s)
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
 while kill -0 "$qpid" 2>/dev/null; do
-	grep -q '^opp-verdict-end' "$out/channel.log" && break
+	if grep -q '^opp-verdict-end' "$out/channel.log"; then
+		# The verdict judges the console up to the guest's end marker.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			grep -q 'opp-guest: done' "$out/console.log" && break
+			sleep 0.5
+		done
+		break
+	fi
 	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
 		log "timeout after $timeout s"
 		echo "opp-harness: timeout after $timeout s" >>"$out/channel.log"
