@@ -59,7 +59,11 @@ kernel: deps
 modules: $(KERNEL_DEP)
 ifneq ($(MODDIR),$(CURDIR))
 	@mkdir -p $(MODDIR)
-	@cp -p --parents $(MOD_SOURCES) $(MODDIR)/
+	@# Copy what differs, with a fresh mtime: kbuild then rebuilds exactly
+	@# that, even if the copy's objects are newer than the source's date.
+	@for f in $(MOD_SOURCES); do \
+		cmp -s $$f $(MODDIR)/$$f || cp --parents $$f $(MODDIR)/; \
+	done
 endif
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(KBUILD_ARGS) W=1 modules
 

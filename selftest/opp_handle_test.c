@@ -63,8 +63,8 @@ static void handle_fill(struct kunit *test, struct device *dev)
 
 /* A search through @table, its outcome copied out of the RCU section. */
 static struct fixture_found handle_find(struct opp_table *table,
-				       enum fixture_how how,
-				       unsigned long freq)
+					enum fixture_how how,
+					unsigned long freq)
 {
 	struct fixture_found f = { .freq = freq };
 

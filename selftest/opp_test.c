@@ -613,8 +613,9 @@ static void opp_test_cpufreq_table_grew(struct kunit *test)
 	unsigned int cpu0, cpu1;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
-	KUNIT_ASSERT_GE_MSG(test, num_online_cpus(), 2U,
-			    "the race needs two CPUs");
+	/* User-Mode Linux (make quick) has one; the ARM guest has four. */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the race needs two CPUs");
 	cpu0 = cpumask_first(cpu_online_mask);
 	cpu1 = cpumask_next(cpu0, cpu_online_mask);
 	opp_test_add_cpu(test, ctx->dev);
