@@ -128,7 +128,8 @@ fails_for() {
 # Everything that neither panics nor turns lockdep off before the AB-BA.
 # The stall and the hang happen on unload, after the guest has shortened
 # the detectors' timeouts (10 s hung task; 5 s RCU stall, plus the 5 s that
-# PROVE_RCU adds). They overlap: the stall runs in a thread of its own.
+# PROVE_RCU adds). The hang is the unloading task; the stall, a reader that
+# does not leave, runs in a thread of its own meanwhile.
 canary canary-a "fail=1 skip=1 short=1 lockdep=1 sleep_in_atomic=1 leak=1 stall=12 hang=13" ""
 fails_for "a failed KUnit case fails the verdict" \
 	'^FAIL  opp_harness_canary\.opp_canary_ceil \(failed\)'
@@ -142,7 +143,7 @@ fails_for "might_sleep() in an updater under rcu_read_lock() fails the verdict" 
 	'^FAIL  splat sleep-in-atomic'
 fails_for "a kmemleak leak fails the verdict" \
 	'^FAIL  kmemleak found no leak' '(5a ){16}'
-fails_for "a CPU stalled with preemption off fails the verdict" \
+fails_for "a reader stuck in rcu_read_lock() (an RCU stall) fails the verdict" \
 	'^FAIL  splat rcu-stall'
 fails_for "a task hung in uninterruptible sleep fails the verdict" \
 	'^FAIL  splat hung-task'

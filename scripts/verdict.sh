@@ -123,8 +123,9 @@ import json
 import sys
 
 def results(group, prefix):
+    # The parser names a result that never came "".
     for case in group.get("test_cases", []):
-        yield prefix + case["name"], case["status"]
+        yield prefix + (case["name"] or "(missing)"), case["status"]
     for sub in group.get("sub_groups", []):
         yield from results(sub, prefix + sub["name"] + ": ")
 

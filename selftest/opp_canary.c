@@ -25,7 +25,7 @@
  *   warn=1             a kernel warning (panics)
  *
  * Module exit, while the guest runs the detectors with short timeouts:
- *   stall=SEC   a thread spins with preemption off, a grace period pending
+ *   stall=SEC   a reader spins in rcu_read_lock(), a grace period waiting
  *   hang=SEC    the unloading task sleeps uninterruptibly
  */
 
@@ -90,7 +90,7 @@ MODULE_PARM_DESC(warn, "raise a kernel warning");
 
 static unsigned int stall;
 module_param(stall, uint, 0444);
-MODULE_PARM_DESC(stall, "seconds to spin with preemption off on unload");
+MODULE_PARM_DESC(stall, "seconds to spin in rcu_read_lock() on unload");
 
 static unsigned int hang;
 module_param(hang, uint, 0444);
@@ -298,15 +298,17 @@ static int opp_canary_stall(void *unused)
 
 	/*
 	 * A grace period that starts now, under the guest's short stall
-	 * timeout, and waits on this CPU while it spins.
+	 * timeout, and waits for a reader that does not leave. Preemption
+	 * stays on: a CPU spinning with it off would also starve the
+	 * hung-task detector that the hang must meet.
 	 */
 	synchronize_rcu();
 	call_rcu(&opp_canary_rcu, opp_canary_rcu_done);
 	end = jiffies + stall * HZ;
-	preempt_disable();
+	rcu_read_lock();
 	while (time_before(jiffies, end))
 		mdelay(1);
-	preempt_enable();
+	rcu_read_unlock();
 	rcu_barrier();
 	/* Out of the module's code before its exit can return. */
 	kthread_complete_and_exit(&opp_canary_spun, 0);
