@@ -214,18 +214,15 @@ demo() {
 	echo "  $STATE:"
 	sed 's/^/    /' "$STATE"
 
-	step "ondemand: one CPU busy for 2 s, then idle for 2 s"
+	step "ondemand: 3 s idle, 3 s with every CPU busy, 3 s idle (cpufreq stats)"
 	echo ondemand >"$POL/scaling_governor"
-	sleep 1
-	show scaling_cur_freq
-	spin_start
-	sleep 2
-	echo "  busy:"
-	show scaling_cur_freq
-	spin_stop
-	sleep 2
-	echo "  idle:"
-	show scaling_cur_freq
+	for phase in idle busy idle; do
+		[ "$phase" = busy ] && spin_start "$(grep -c '^processor' /proc/cpuinfo)"
+		window 3
+		spin_stop
+		printf '  %-5s mean %4s MHz, %3s%% of the time at %s kHz, %3s%% at %s kHz, %s transitions\n' \
+			"$phase" "$mean" "$at_min" "$MIN" "$at_top" "$TOP" "$trans"
+	done
 	echo performance >"$POL/scaling_governor"
 
 	step "thermal event: cap at $BTOP kHz (echo $BTOP > $TRIG)"

@@ -13,8 +13,7 @@ set -euo pipefail
 mode=demo
 [ "${1:-}" = --mode ] && mode=$2
 
-"$TOP/scripts/deps.sh"
-"$TOP/scripts/build-kernel.sh" >/dev/null
+# Installs what is missing and builds the kernel first (make's kernel).
 make -s -C "$TOP" modules >/dev/null
 out=$OPP_RUNS/$mode
 rm -rf "$out"
