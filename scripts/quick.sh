@@ -29,7 +29,7 @@ out=$OPP_RUNS/quick
 rm -rf "$out"
 "$TOP/scripts/run-uml.sh" --mode check --out "$out" --tests "${suites[*]}" \
 	--torture-seconds "${QUICK_TORTURE_SECONDS:-10}" --lifecycle 5 \
-	--timeout 300
+	--timeout 120
 status=0
 "$TOP/scripts/verdict.sh" "$out" || status=$?
 log "make quick took $(($(date +%s) - t0)) s"
