@@ -2,7 +2,8 @@
 # The OPP library as an out-of-tree module. Kbuild lists the objects; this
 # file only drives the builds and the QEMU harness.
 #
-#   make check            lint, build everything, boot the debug guest, test
+#   make check            lint, build everything, boot the debug guest, test;
+#                         SEED=N replays a run's pseudo-random choices
 #   make lint             the static checks alone (scripts/lint.sh)
 #   make run              boot the guest with the library and the demo
 #   make shell            the same, with an interactive guest shell
@@ -58,7 +59,11 @@ kernel: deps
 modules: $(KERNEL_DEP)
 ifneq ($(MODDIR),$(CURDIR))
 	@mkdir -p $(MODDIR)
-	@cp -p --parents $(MOD_SOURCES) $(MODDIR)/
+	@# Copy what differs, with a fresh mtime: kbuild then rebuilds exactly
+	@# that, even if the copy's objects are newer than the source's date.
+	@for f in $(MOD_SOURCES); do \
+		cmp -s $$f $(MODDIR)/$$f || cp --parents $$f $(MODDIR)/; \
+	done
 endif
 	$(MAKE) -C $(KDIR) M=$(MODDIR) $(KBUILD_ARGS) W=1 modules
 
@@ -78,9 +83,11 @@ endif
 		modules_install
 
 check:
-	@scripts/check.sh
+	@scripts/check.sh $(if $(SEED),--seed $(SEED))
 
-lint: kernel
+# The static checks need a configured, prepared tree, not a built kernel.
+lint: deps
+	@OPP_KERNEL=prepare scripts/build-kernel.sh >/dev/null
 	@scripts/lint.sh
 
 run:
@@ -95,9 +102,12 @@ bench:
 quick:
 	@scripts/quick.sh
 
+# kbuild knows what it wrote here; it needs the kernel tree the modules
+# were built against (without one, nothing was built here either).
 clean:
-	rm -rf .tmp_versions Module.symvers modules.order .*.cmd *.o *.ko *.mod \
-		*.mod.c */*.o */*.ko */*.mod */*.mod.c */.*.cmd */modules.order
+ifneq ($(wildcard $(KDIR)/Makefile),)
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) clean
+endif
 	rm -rf $(OPP_CACHE)/modules
 
 .PHONY: all deps kernel modules install check lint run shell bench quick clean

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * opp_bench: what its two halves share. opp_bench.c drives the runs and
- * holds our library's side; opp_bench_mainline.c holds mainline's side. They are
- * apart because <linux/pm_opp.h> and our opp.h name some things alike.
+ * opp_bench: what its two halves share. opp_bench_main.c drives the runs
+ * and holds our library's side; opp_bench_mainline.c holds mainline's
+ * side. They are apart because <linux/pm_opp.h> and our opp.h name some
+ * things alike.
  */
 #ifndef _OPP_BENCH_H
 #define _OPP_BENCH_H
@@ -15,11 +16,18 @@ struct device;
 #define BENCH_Q		256
 #define BENCH_QMASK	(BENCH_Q - 1)
 
-enum bench_op { OP_CEIL, OP_FLOOR, OP_EXACT, NR_OPS };
+/* What is timed: the lookups, then the update pairs. */
+enum bench_op {
+	OP_CEIL, OP_FLOOR, OP_EXACT, NR_LOOKUPS,
+	OP_TOGGLE = NR_LOOKUPS,	/* disable+enable */
+	OP_ADDRM,		/* add+remove */
+	NR_OPS,
+};
 
 /* What a timed loop works on. */
 struct bench_ctx {
 	struct device *dev;
+	enum bench_op op;
 	const unsigned long *q;	/* BENCH_Q query frequencies */
 	unsigned long freq;	/* the frequency an update loop works on */
 	void *priv;		/* what a breakdown loop searches */
@@ -31,11 +39,8 @@ typedef unsigned long (*bench_fn)(const struct bench_ctx *c,
 				  unsigned long iters);
 
 /* Mainline's side: the same loops and helpers, on dev_pm_opp_*(). */
-unsigned long mainline_ceil(const struct bench_ctx *c, unsigned long iters);
-unsigned long mainline_floor(const struct bench_ctx *c, unsigned long iters);
-unsigned long mainline_exact(const struct bench_ctx *c, unsigned long iters);
-unsigned long mainline_toggle(const struct bench_ctx *c, unsigned long iters);
-unsigned long mainline_addrm(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_lookups(const struct bench_ctx *c, unsigned long iters);
+unsigned long mainline_updates(const struct bench_ctx *c, unsigned long iters);
 int mainline_add(struct device *dev, unsigned long freq, unsigned long u_volt);
 void mainline_remove_table(struct device *dev);
 int mainline_set_available(struct device *dev, unsigned long freq, bool on);

@@ -43,6 +43,7 @@
 #include <linux/wait.h>
 
 #include "../opp.h"
+#include "../selftest/opp_fixture.h"
 #include "opp_bench.h"
 
 static unsigned int runs = 9;
@@ -76,13 +77,17 @@ MODULE_PARM_DESC(writer_us, "the scaling writer's sleep between toggles, in us")
 #define BENCH_MAX_RUNS		31
 #define BENCH_NDEV		1024
 #define BENCH_FILLER_OPPS	4
-#define BENCH_BASE_HZ		100000000UL
-#define BENCH_STEP_HZ		1000000UL
+#define BENCH_BASE_HZ		(100 * HZ_PER_MHZ)
+#define BENCH_STEP_HZ		HZ_PER_MHZ
 #define BENCH_MAX_ROWS		160
 
 enum bench_impl { OURS, MAINLINE, NR_IMPL };
 
-static const char * const op_names[NR_OPS] = { "ceil", "floor", "exact" };
+static const char * const op_names[NR_OPS] = {
+	[OP_CEIL] = "ceil", [OP_FLOOR] = "floor", [OP_EXACT] = "exact",
+	[OP_TOGGLE] = "disable+enable", [OP_ADDRM] = "add+remove",
+};
+
 static const unsigned int table_sizes[] = { 4, 8, 16, 64, 256, 1024 };
 
 /* The OPPs of every table: the same rates and voltages for both. */
@@ -96,74 +101,46 @@ static unsigned long bench_volt(unsigned int i)
 	return 800000 + i * 100;
 }
 
-/*
- * The timed loops. Each is a plain loop around one direct call, so that
- * the loops differ only in what they call; the sums keep the compiler
- * from dropping the calls.
- */
-static noinline unsigned long ours_ceil(const struct bench_ctx *c,
-					unsigned long iters)
+/* One query in our library: the rate found, or 0. */
+static __always_inline unsigned long ours_find(enum bench_op op,
+					       struct device *dev,
+					       unsigned long f)
 {
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
+	struct opp *opp;
 
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
+	rcu_read_lock();
+	if (op == OP_CEIL)
 		opp = opp_find_freq_ceil(dev, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
-}
-
-static noinline unsigned long ours_floor(const struct bench_ctx *c,
-					 unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
+	else if (op == OP_FLOOR)
 		opp = opp_find_freq_floor(dev, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
+	else
+		opp = opp_find_freq_exact(dev, f, true);
+	rcu_read_unlock();
+	return IS_ERR(opp) ? 0 : f;
 }
 
-static noinline unsigned long ours_exact(const struct bench_ctx *c,
-					 unsigned long iters)
+/*
+ * The timed loops, one for lookups and one for updates in each library,
+ * the same in both: a plain loop around direct calls, so that the loops
+ * differ only in what they call; the sums keep the compiler from
+ * dropping the calls.
+ */
+static noinline unsigned long ours_lookups(const struct bench_ctx *c,
+					   unsigned long iters)
 {
 	struct device *dev = c->dev;
 	const unsigned long *q = c->q;
+	enum bench_op op = c->op;
 	unsigned long i, sum = 0;
 
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
-		opp = opp_find_freq_exact(dev, f, true);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
+	for (i = 0; i < iters; i++)
+		sum += ours_find(op, dev, q[i & BENCH_QMASK]);
 	return sum;
 }
 
-static const bench_fn lookup_fns[NR_IMPL][NR_OPS] = {
-	[OURS] = { ours_ceil, ours_floor, ours_exact },
-	[MAINLINE] = { mainline_ceil, mainline_floor, mainline_exact },
+static const bench_fn lookup_fns[NR_IMPL] = {
+	[OURS] = ours_lookups,
+	[MAINLINE] = mainline_lookups,
 };
 
 /* The floor: a call that does nothing, opaque to the optimiser. */
@@ -196,31 +173,30 @@ static noinline unsigned long empty_rcu_call(const struct bench_ctx *c,
  * its grace periods (the kernel is not preemptible) and the memory our
  * copy-on-write frees with kfree_rcu() does not pile up.
  */
-static noinline unsigned long ours_toggle(const struct bench_ctx *c,
-					  unsigned long iters)
+static noinline unsigned long ours_updates(const struct bench_ctx *c,
+					   unsigned long iters)
 {
-	unsigned long i, err = 0;
+	struct device *dev = c->dev;
+	unsigned long i, f = c->freq, err = 0;
+	bool toggle = c->op == OP_TOGGLE;
 
 	for (i = 0; i < iters; i++) {
-		err |= opp_disable(c->dev, c->freq);
-		err |= opp_enable(c->dev, c->freq);
+		if (toggle) {
+			err |= opp_disable(dev, f);
+			err |= opp_enable(dev, f);
+		} else {
+			err |= opp_add(dev, f, 900000);
+			err |= opp_remove(dev, f);
+		}
 		cond_resched();
 	}
 	return err;
 }
 
-static noinline unsigned long ours_addrm(const struct bench_ctx *c,
-					 unsigned long iters)
-{
-	unsigned long i, err = 0;
-
-	for (i = 0; i < iters; i++) {
-		err |= opp_add(c->dev, c->freq, 900000);
-		err |= opp_remove(c->dev, c->freq);
-		cond_resched();
-	}
-	return err;
-}
+static const bench_fn update_fns[NR_IMPL] = {
+	[OURS] = ours_updates,
+	[MAINLINE] = mainline_updates,
+};
 
 /* The results, printed by the debugfs file. */
 struct bench_row {
@@ -387,19 +363,9 @@ static void bench_queries(unsigned long (*q)[BENCH_Q], unsigned int n)
 static unsigned long bench_find(enum bench_impl impl, enum bench_op op,
 				struct device *dev, unsigned long f)
 {
-	struct opp *opp;
-
 	if (impl == MAINLINE)
 		return mainline_find(op, dev, f);
-	rcu_read_lock();
-	if (op == OP_CEIL)
-		opp = opp_find_freq_ceil(dev, &f);
-	else if (op == OP_FLOOR)
-		opp = opp_find_freq_floor(dev, &f);
-	else
-		opp = opp_find_freq_exact(dev, f, true);
-	rcu_read_unlock();
-	return IS_ERR(opp) ? 0 : f;
+	return ours_find(op, dev, f);
 }
 
 /* Both libraries must answer every query the same, and find an OPP. */
@@ -490,11 +456,6 @@ static u64 bench_opp_bytes(enum bench_impl impl, struct device *dev,
 
 static struct device **devs;
 
-static void bench_dev_release(struct device *dev)
-{
-	kfree(dev);
-}
-
 static void bench_put_devs(void)
 {
 	unsigned int i;
@@ -514,20 +475,15 @@ static int bench_get_devs(void)
 	if (!devs)
 		return -ENOMEM;
 	for (i = 0; i < BENCH_NDEV; i++) {
-		struct device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
+		struct device *dev = fixture_dev_create(NULL, "opp-bench.%u", i);
 
-		if (!dev)
-			goto nomem;
-		device_initialize(dev);
-		dev->release = bench_dev_release;
+		if (IS_ERR(dev)) {
+			bench_put_devs();
+			return PTR_ERR(dev);
+		}
 		devs[i] = dev;
-		if (dev_set_name(dev, "opp-bench.%u", i))
-			goto nomem;
 	}
 	return 0;
-nomem:
-	bench_put_devs();
-	return -ENOMEM;
 }
 
 static void bench_set_both(struct bench_row *r, u64 ours, u64 mainline)
@@ -536,30 +492,48 @@ static void bench_set_both(struct bench_row *r, u64 ours, u64 mainline)
 	bench_set(r, MAINLINE, mainline);
 }
 
-/* One update pair, timed in both libraries once each proved it works. */
-static void bench_update(const char *op, unsigned int n, bench_fn fo,
-			 bench_fn fm, const struct bench_ctx *c)
-{
-	struct bench_row *r = bench_row("update", op, "ns", "%u", n);
-
-	if (fo(c, 1) || fm(c, 1)) {
-		dev_err(c->dev, "%s failed\n", op);
-		return;
-	}
-	bench_set_both(r, bench_time(fo, c), bench_time(fm, c));
-}
-
 /*
  * Update latency on an n-OPP table: disable+enable of the OPP in the
- * middle, add+remove of a new OPP between two.
+ * middle, add+remove of a new OPP between two; each timed in both
+ * libraries once each proved it works.
  */
 static void bench_updates(struct device *dev, unsigned int n)
 {
 	struct bench_ctx c = { .dev = dev, .freq = bench_rate(n / 2) };
+	struct bench_row *r;
+	int impl;
 
-	bench_update("disable+enable", n, ours_toggle, mainline_toggle, &c);
-	c.freq += BENCH_STEP_HZ / 2;
-	bench_update("add+remove", n, ours_addrm, mainline_addrm, &c);
+	for (c.op = OP_TOGGLE; c.op <= OP_ADDRM; c.op++) {
+		if (c.op == OP_ADDRM)
+			c.freq += BENCH_STEP_HZ / 2;
+		r = bench_row("update", op_names[c.op], "ns", "%u", n);
+		if (update_fns[OURS](&c, 1) || update_fns[MAINLINE](&c, 1)) {
+			dev_err(dev, "%s failed\n", op_names[c.op]);
+			continue;
+		}
+		for (impl = 0; impl < NR_IMPL; impl++)
+			bench_set(r, impl, bench_time(update_fns[impl], &c));
+	}
+}
+
+/*
+ * The lookups of one row group on @dev: for each, both libraries must
+ * answer alike, then each is timed.
+ */
+static void bench_lookups(struct device *dev, unsigned long (*q)[BENCH_Q],
+			  const char *group, const char *param)
+{
+	struct bench_ctx c = { .dev = dev };
+	struct bench_row *r;
+	int impl;
+
+	for (c.op = 0; c.op < NR_LOOKUPS; c.op++) {
+		c.q = q[c.op];
+		bench_agree(dev, c.op, c.q);
+		r = bench_row(group, op_names[c.op], "ns", "%s", param);
+		for (impl = 0; impl < NR_IMPL; impl++)
+			bench_set(r, impl, bench_time(lookup_fns[impl], &c));
+	}
 }
 
 /* ns per lookup, 4 to 1024 OPPs; update latency at 8 and 1024. */
@@ -567,7 +541,8 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 {
 	struct device *dev = devs[0];
 	unsigned int s, n;
-	int op, impl, ret;
+	char param[16];
+	int ret;
 
 	for (s = 0; s < ARRAY_SIZE(table_sizes); s++) {
 		n = table_sizes[s];
@@ -578,16 +553,8 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 		if (ret)
 			return ret;
 		bench_queries(q, n);
-		for (op = 0; op < NR_OPS; op++) {
-			struct bench_ctx c = { .dev = dev, .q = q[op] };
-			struct bench_row *r;
-
-			bench_agree(dev, op, q[op]);
-			r = bench_row("lookup", op_names[op], "ns", "%u", n);
-			for (impl = 0; impl < NR_IMPL; impl++)
-				bench_set(r, impl,
-					  bench_time(lookup_fns[impl][op], &c));
-		}
+		snprintf(param, sizeof(param), "%u", n);
+		bench_lookups(dev, q, "lookup", param);
 		bench_set_both(bench_row("memory", "opp-object", "bytes", "%u", n),
 			       bench_opp_bytes(OURS, dev, n),
 			       bench_opp_bytes(MAINLINE, dev, n));
@@ -708,31 +675,26 @@ bench_bisect(const struct bench_opp *opp, unsigned int n, unsigned long freq)
 	return NULL;
 }
 
-static noinline unsigned long loop_jhash(const struct bench_ctx *c,
-					 unsigned long iters)
+/* The device map lookup with either hashing: @mulhash, or jhash2. */
+static __always_inline void *bench_map_find(struct rhashtable *ht,
+					    struct device *dev, bool mulhash)
 {
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = c->q[i & BENCH_QMASK];
-
-		rcu_read_lock();
-		sum += f + (unsigned long)bench_jhash_find(c->priv, c->dev);
-		rcu_read_unlock();
-	}
-	return sum;
+	return mulhash ? bench_ptr_find(ht, dev) : bench_jhash_find(ht, dev);
 }
 
-static noinline unsigned long loop_ptr(const struct bench_ctx *c,
+/* c->priv: the map; c->n: 1 for the pointer hash, 0 for jhash2. */
+static noinline unsigned long loop_map(const struct bench_ctx *c,
 				       unsigned long iters)
 {
+	bool mulhash = c->n;
 	unsigned long i, sum = 0;
 
 	for (i = 0; i < iters; i++) {
 		unsigned long f = c->q[i & BENCH_QMASK];
 
 		rcu_read_lock();
-		sum += f + (unsigned long)bench_ptr_find(c->priv, c->dev);
+		sum += f + (unsigned long)bench_map_find(c->priv, c->dev,
+							 mulhash);
 		rcu_read_unlock();
 	}
 	return sum;
@@ -760,13 +722,14 @@ static int bench_map(struct bench_node *nodes, unsigned int nd,
 	const struct rhashtable_params *params[] = { &jhash_params, &ptr_params };
 	static const char * const names[] = { "rhashtable-jhash2",
 					      "rhashtable-mulhash" };
-	static const bench_fn loops[] = { loop_jhash, loop_ptr };
 	struct rhashtable ht;
 	unsigned int k, d;
 	int ret;
 
-	for (k = 0; k < ARRAY_SIZE(loops); k++) {
-		struct bench_ctx c = { .dev = devs[0], .q = q, .priv = &ht };
+	for (k = 0; k < ARRAY_SIZE(params); k++) {
+		struct bench_ctx c = {
+			.dev = devs[0], .q = q, .priv = &ht, .n = k,
+		};
 
 		ret = rhashtable_init(&ht, params[k]);
 		if (ret)
@@ -776,11 +739,11 @@ static int bench_map(struct bench_node *nodes, unsigned int nd,
 			ret = rhashtable_insert_fast(&ht, &nodes[d].node,
 						     *params[k]);
 		}
-		if (!ret && !(k ? bench_ptr_find : bench_jhash_find)(&ht, devs[0]))
+		if (!ret && !bench_map_find(&ht, devs[0], k))
 			ret = -ENOENT;
 		if (!ret)
 			bench_set(bench_row("breakdown", names[k], "ns", "%u",
-					    nd), OURS, bench_time(loops[k], &c));
+					    nd), OURS, bench_time(loop_map, &c));
 		rhashtable_destroy(&ht);
 		if (ret)
 			return ret;
@@ -831,7 +794,8 @@ static int bench_breakdown(unsigned long (*q)[BENCH_Q])
 static int bench_devices(unsigned long (*q)[BENCH_Q])
 {
 	const unsigned int counts[] = { 1, min(64U, max_devs), max_devs };
-	unsigned int k, d = 0, op, impl;
+	unsigned int k, d = 0;
+	char param[16];
 	int ret;
 
 	bench_queries(q, 8);
@@ -853,23 +817,12 @@ static int bench_devices(unsigned long (*q)[BENCH_Q])
 		for (pos = 0; pos < (nd == 1 ? 1 : 2); pos++) {
 			struct device *dev = devs[pos ? nd - 1 : 0];
 
-			for (op = 0; op < NR_OPS; op++) {
-				struct bench_ctx c = { .dev = dev, .q = q[op] };
-				struct bench_row *r;
-
-				bench_agree(dev, op, q[op]);
-				if (nd == 1)
-					r = bench_row("devices", op_names[op],
-						      "ns", "1");
-				else
-					r = bench_row("devices", op_names[op],
-						      "ns", "%u-%s", nd,
-						      pos ? "last" : "first");
-				for (impl = 0; impl < NR_IMPL; impl++)
-					bench_set(r, impl,
-						  bench_time(lookup_fns[impl][op],
-							     &c));
-			}
+			if (nd == 1)
+				strscpy(param, "1", sizeof(param));
+			else
+				snprintf(param, sizeof(param), "%u-%s", nd,
+					 pos ? "last" : "first");
+			bench_lookups(dev, q, "devices", param);
 		}
 	}
 	ret = 0;
@@ -942,7 +895,7 @@ static int bench_handles(unsigned long (*q)[BENCH_Q])
 	int ret;
 
 	for (k = 0; k < ARRAY_SIZE(sizes) && sizes[k] <= max_opps; k++) {
-		struct bench_ctx c = { .dev = dev };
+		struct bench_ctx c = { .dev = dev, .op = OP_CEIL };
 		struct bench_row *r;
 
 		n = sizes[k];
@@ -956,13 +909,13 @@ static int bench_handles(unsigned long (*q)[BENCH_Q])
 			return PTR_ERR(table);
 		}
 		bench_queries(q, n);
-		for (op = 0; op < NR_OPS; op++)
+		for (op = 0; op < NR_LOOKUPS; op++)
 			bench_handle_agree(table, dev, op, q[op]);
 		c.q = q[OP_CEIL];
 		c.priv = table;
 		r = bench_row("handle", "ceil", "ns", "%u", n);
 		bench_set_both(r, bench_time(handle_ceil, &c),
-			       bench_time(lookup_fns[MAINLINE][OP_CEIL], &c));
+			       bench_time(lookup_fns[MAINLINE], &c));
 		opp_table_put(table);
 		bench_remove_both(dev);
 	}
@@ -989,7 +942,7 @@ static int bench_reader(void *arg)
 {
 	struct bench_thread *t = arg;
 	struct bench_scale *s = t->s;
-	bench_fn fn = lookup_fns[s->impl][OP_CEIL];
+	bench_fn fn = lookup_fns[s->impl];
 	unsigned long ops = 0, sum = 0;
 	u64 t0;
 
@@ -1057,7 +1010,7 @@ static s64 bench_scale_once(enum bench_impl impl, struct device *dev,
 {
 	struct bench_scale s = {
 		.impl = impl,
-		.ctx = { .dev = dev, .q = q, .freq = bench_rate(3) },
+		.ctx = { .dev = dev, .op = OP_CEIL, .q = q, .freq = bench_rate(3) },
 	};
 	struct bench_thread t[NR_CPUS + 1] = {};
 	unsigned int i, cpu, n = 0;
@@ -1329,7 +1282,7 @@ static int __init opp_bench_init(void)
 	    max_opps < 8 || max_devs < 4 || max_devs > BENCH_NDEV)
 		return -EINVAL;
 	rows = kcalloc(BENCH_MAX_ROWS, sizeof(*rows), GFP_KERNEL);
-	q = kcalloc(NR_OPS, sizeof(*q), GFP_KERNEL);
+	q = kcalloc(NR_LOOKUPS, sizeof(*q), GFP_KERNEL);
 	if (!rows || !q) {
 		ret = -ENOMEM;
 		goto out;

@@ -11,88 +11,53 @@
 
 #include "opp_bench.h"
 
-noinline unsigned long mainline_ceil(const struct bench_ctx *c,
-				      unsigned long iters)
+/* One query: the rate found, or 0. */
+static __always_inline unsigned long
+mainline_find_one(enum bench_op op, struct device *dev, unsigned long f)
 {
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
+	struct dev_pm_opp *opp;
 
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct dev_pm_opp *opp;
-
+	if (op == OP_CEIL)
 		opp = dev_pm_opp_find_freq_ceil(dev, &f);
-		if (!IS_ERR(opp)) {
-			sum += f;
-			dev_pm_opp_put(opp);
-		}
-	}
-	return sum;
-}
-
-noinline unsigned long mainline_floor(const struct bench_ctx *c,
-				       unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct dev_pm_opp *opp;
-
+	else if (op == OP_FLOOR)
 		opp = dev_pm_opp_find_freq_floor(dev, &f);
-		if (!IS_ERR(opp)) {
-			sum += f;
-			dev_pm_opp_put(opp);
-		}
-	}
-	return sum;
-}
-
-noinline unsigned long mainline_exact(const struct bench_ctx *c,
-				       unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct dev_pm_opp *opp;
-
+	else
 		opp = dev_pm_opp_find_freq_exact(dev, f, true);
-		if (!IS_ERR(opp)) {
-			sum += f;
-			dev_pm_opp_put(opp);
-		}
-	}
-	return sum;
+	if (IS_ERR(opp))
+		return 0;
+	dev_pm_opp_put(opp);
+	return f;
 }
 
-noinline unsigned long mainline_toggle(const struct bench_ctx *c,
+noinline unsigned long mainline_lookups(const struct bench_ctx *c,
 					unsigned long iters)
 {
-	unsigned long i, err = 0;
+	struct device *dev = c->dev;
+	const unsigned long *q = c->q;
+	enum bench_op op = c->op;
+	unsigned long i, sum = 0;
 
-	for (i = 0; i < iters; i++) {
-		err |= dev_pm_opp_disable(c->dev, c->freq);
-		err |= dev_pm_opp_enable(c->dev, c->freq);
-		cond_resched();
-	}
-	return err;
+	for (i = 0; i < iters; i++)
+		sum += mainline_find_one(op, dev, q[i & BENCH_QMASK]);
+	return sum;
 }
 
-noinline unsigned long mainline_addrm(const struct bench_ctx *c,
-				       unsigned long iters)
+noinline unsigned long mainline_updates(const struct bench_ctx *c,
+					unsigned long iters)
 {
-	unsigned long i, err = 0;
+	struct device *dev = c->dev;
+	unsigned long i, f = c->freq, err = 0;
+	bool toggle = c->op == OP_TOGGLE;
 
 	for (i = 0; i < iters; i++) {
-		err |= dev_pm_opp_add(c->dev, c->freq, 900000);
-		/* void: a missing OPP would be reported by a warning */
-		dev_pm_opp_remove(c->dev, c->freq);
+		if (toggle) {
+			err |= dev_pm_opp_disable(dev, f);
+			err |= dev_pm_opp_enable(dev, f);
+		} else {
+			err |= dev_pm_opp_add(dev, f, 900000);
+			/* void: a missing OPP would be reported by a warning */
+			dev_pm_opp_remove(dev, f);
+		}
 		cond_resched();
 	}
 	return err;
@@ -119,21 +84,9 @@ int mainline_set_available(struct device *dev, unsigned long freq, bool on)
 		    dev_pm_opp_disable(dev, freq);
 }
 
-/* One query: the rate found, or 0. */
 unsigned long mainline_find(enum bench_op op, struct device *dev, unsigned long f)
 {
-	struct dev_pm_opp *opp;
-
-	if (op == OP_CEIL)
-		opp = dev_pm_opp_find_freq_ceil(dev, &f);
-	else if (op == OP_FLOOR)
-		opp = dev_pm_opp_find_freq_floor(dev, &f);
-	else
-		opp = dev_pm_opp_find_freq_exact(dev, f, true);
-	if (IS_ERR(opp))
-		return 0;
-	dev_pm_opp_put(opp);
-	return f;
+	return mainline_find_one(op, dev, f);
 }
 
 /*

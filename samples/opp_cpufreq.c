@@ -49,6 +49,7 @@
 #include <linux/pm_qos.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/units.h>
 #include <linux/workqueue.h>
 
 #include "../compat.h"
@@ -113,7 +114,7 @@ static unsigned int opp_cpufreq_sync_table(void)
 	unsigned int i, top = 0;
 
 	for (i = 0; i < table_len; i++) {
-		bool avail = !opp_lookup_exact(cpu_dev, table_khz[i] * 1000UL,
+		bool avail = !opp_lookup_exact(cpu_dev, table_khz[i] * HZ_PER_KHZ,
 					       true, &info);
 
 		freq_table[i].frequency = avail ? table_khz[i] :
@@ -177,7 +178,7 @@ static int opp_cpufreq_opp_event(struct notifier_block *nb,
 
 	if (event >= ARRAY_SIZE(what))
 		return NOTIFY_DONE;
-	dev_info(cpu_dev, "OPP %lu kHz (%lu uV) %s\n", info->rate / 1000,
+	dev_info(cpu_dev, "OPP %lu kHz (%lu uV) %s\n", info->rate / HZ_PER_KHZ,
 		 info->u_volt, what[event]);
 	schedule_work(&sync_work);
 	return NOTIFY_OK;
@@ -200,7 +201,7 @@ static int opp_cpufreq_target_index(struct cpufreq_policy *policy,
 	 * the table caught up: refuse it, the limits update that follows
 	 * picks another.
 	 */
-	ret = opp_lookup_exact(cpu_dev, khz * 1000UL, true, &info);
+	ret = opp_lookup_exact(cpu_dev, khz * HZ_PER_KHZ, true, &info);
 	if (ret)
 		return -EBUSY;
 
@@ -296,7 +297,7 @@ static int opp_cpufreq_apply_cap(unsigned int cap)
 
 	/* Top down, so the top OPP goes first when the cap comes down. */
 	for (i = table_len; i-- > 0 && !ret;) {
-		unsigned long hz = table_khz[i] * 1000UL;
+		unsigned long hz = table_khz[i] * HZ_PER_KHZ;
 
 		ret = table_khz[i] <= cap ? opp_enable(cpu_dev, hz) :
 					    opp_disable(cpu_dev, hz);
@@ -419,7 +420,7 @@ static int __init opp_cpufreq_module_init(void)
 	 * Nothing to read the boot rate from: assume the boot firmware left
 	 * the CPUs at the top OPP, as most do.
 	 */
-	if (opp_lookup_exact(cpu_dev, table_khz[table_len - 1] * 1000UL, true,
+	if (opp_lookup_exact(cpu_dev, table_khz[table_len - 1] * HZ_PER_KHZ, true,
 			     &info)) {
 		ret = -ENODEV;
 		goto err_khz;

@@ -13,10 +13,9 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/rcupdate.h>
+#include <linux/units.h>
 
 #include "../opp.h"
-
-#define MHZ 1000000UL
 
 struct opp_demo_point {
 	unsigned long freq;
@@ -24,14 +23,14 @@ struct opp_demo_point {
 };
 
 static const struct opp_demo_point cpu_points[] = {
-	{  300 * MHZ,  900000 }, {  600 * MHZ,  950000 },
-	{  800 * MHZ, 1000000 }, { 1000 * MHZ, 1100000 },
-	{ 1200 * MHZ, 1200000 },
+	{  300 * HZ_PER_MHZ,  900000 }, {  600 * HZ_PER_MHZ,  950000 },
+	{  800 * HZ_PER_MHZ, 1000000 }, { 1000 * HZ_PER_MHZ, 1100000 },
+	{ 1200 * HZ_PER_MHZ, 1200000 },
 };
 
 static const struct opp_demo_point gpu_points[] = {
-	{ 200 * MHZ, 900000 }, { 400 * MHZ, 950000 },
-	{ 533 * MHZ, 1000000 }, { 650 * MHZ, 1100000 },
+	{ 200 * HZ_PER_MHZ, 900000 }, { 400 * HZ_PER_MHZ, 950000 },
+	{ 533 * HZ_PER_MHZ, 1000000 }, { 650 * HZ_PER_MHZ, 1100000 },
 };
 
 static struct device *cpu_dev, *gpu_dev;
@@ -59,7 +58,7 @@ static void opp_demo_print(struct device *dev)
 	pr_info("%s: %d available OPPs\n", dev_name(dev),
 		opp_get_opp_count(dev));
 	while (!IS_ERR(opp = opp_find_freq_ceil(dev, &freq))) {
-		pr_info("  %5lu MHz  %7lu uV\n", freq / MHZ,
+		pr_info("  %5lu MHz  %7lu uV\n", freq / HZ_PER_MHZ,
 			opp_get_voltage(opp));
 		freq++;
 	}
@@ -76,15 +75,15 @@ static void opp_demo_lookups(struct device *dev, unsigned long want)
 	opp = opp_find_freq_ceil(dev, &ceil);
 	if (!IS_ERR(opp))
 		pr_info("%s: ceil(%lu MHz) = %lu MHz at %lu uV\n", dev_name(dev),
-			want / MHZ, ceil / MHZ, opp_get_voltage(opp));
+			want / HZ_PER_MHZ, ceil / HZ_PER_MHZ, opp_get_voltage(opp));
 	opp = opp_find_freq_floor(dev, &floor);
 	if (!IS_ERR(opp))
 		pr_info("%s: floor(%lu MHz) = %lu MHz at %lu uV\n",
-			dev_name(dev), want / MHZ, floor / MHZ,
+			dev_name(dev), want / HZ_PER_MHZ, floor / HZ_PER_MHZ,
 			opp_get_voltage(opp));
 	opp = opp_find_freq_floor(dev, &top);
 	if (!IS_ERR(opp))
-		pr_info("%s: highest = %lu MHz\n", dev_name(dev), top / MHZ);
+		pr_info("%s: highest = %lu MHz\n", dev_name(dev), top / HZ_PER_MHZ);
 	rcu_read_unlock();
 }
 
@@ -124,23 +123,23 @@ static int __init opp_demo_init(void)
 
 	opp_demo_print(cpu_dev);
 	opp_demo_print(gpu_dev);
-	opp_demo_lookups(cpu_dev, 700 * MHZ);
-	opp_demo_lookups(gpu_dev, 450 * MHZ);
+	opp_demo_lookups(cpu_dev, 700 * HZ_PER_MHZ);
+	opp_demo_lookups(gpu_dev, 450 * HZ_PER_MHZ);
 	opp_demo_cpufreq_table(cpu_dev);
 
 	pr_info("thermal: too hot, disabling %lu MHz on %s\n",
-		cpu_points[4].freq / MHZ, dev_name(cpu_dev));
+		cpu_points[4].freq / HZ_PER_MHZ, dev_name(cpu_dev));
 	ret = opp_disable(cpu_dev, cpu_points[4].freq);
 	if (ret)
 		goto err_tables;
-	opp_demo_lookups(cpu_dev, 1200 * MHZ);
+	opp_demo_lookups(cpu_dev, 1200 * HZ_PER_MHZ);
 	opp_demo_cpufreq_table(cpu_dev);
 	pr_info("thermal: cooled down, enabling %lu MHz again\n",
-		cpu_points[4].freq / MHZ);
+		cpu_points[4].freq / HZ_PER_MHZ);
 	ret = opp_enable(cpu_dev, cpu_points[4].freq);
 	if (ret)
 		goto err_tables;
-	opp_demo_lookups(cpu_dev, 1200 * MHZ);
+	opp_demo_lookups(cpu_dev, 1200 * HZ_PER_MHZ);
 	return 0;
 
 err_tables:

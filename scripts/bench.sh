@@ -17,8 +17,11 @@
 #     --record     also copy them to Documentation/bench (bench-uml)
 #     --from DIR   no boot: redo the table and plots of the run in DIR
 #
+# Fails if the bench did not complete or the two libraries disagreed on a
+# lookup; a missed target is reported, not fatal (the figures depend on
+# the host).
 # OPP_BENCH_ARGS passes module parameters (runs=, min_run_us=, scale_ms=,
-# writer_us=; see bench/opp_bench_main.c).
+# max_opps=, max_devs=, writer_us=; see bench/opp_bench_main.c).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"

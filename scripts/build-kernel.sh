@@ -6,8 +6,11 @@
 # x86_64), the UML defconfig + configs/um.config + configs/um-debug.config
 # or configs/$FLAVOUR.config (kernel_fragments in common.sh). One build
 # directory per version, tier and flavour; it is rebuilt (incrementally)
-# only when the key of its inputs changes. Prints the build directory on
-# stdout.
+# only when the key of its inputs changes.
+# OPP_KERNEL=prepare stops after `make modules_prepare` (a minute or two):
+# enough to compile, sparse-check and lint external modules, not to boot
+# them; a full build serves a prepare request too.
+# Prints the build directory on stdout.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -16,17 +19,26 @@ src=$(kernel_src)
 key=$(kernel_key)
 build=$(kernel_build)
 pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER")
-
 image=$(kernel_image)
 read -ra frags <<<"$(kernel_fragments)"
 case "$TIER" in
 arm) defconfig=vexpress_defconfig; targets=(zImage dtbs modules) ;;
 uml) defconfig=defconfig; targets=(linux modules) ;;
 esac
+case "${OPP_KERNEL:-full}" in
+full) done_key=$key ;;
+prepare) targets=(modules_prepare) done_key=$key-prepared ;;
+*) die "OPP_KERNEL is full or prepare, not '$OPP_KERNEL'" ;;
+esac
 
 is_cached() {
-	[ -f "$build/.opp-key" ] && [ "$(cat "$build/.opp-key")" = "$key" ] &&
-		[ -f "$image" ]
+	local have
+	have=$(cat "$build/.opp-key" 2>/dev/null) || return 1
+	if [ "$done_key" = "$key" ]; then
+		[ "$have" = "$key" ] && [ -f "$image" ]
+	else
+		[ "$have" = "$key" ] || [ "$have" = "$done_key" ]
+	fi
 }
 
 # One kernel build at a time on this machine, whoever asks for it; a
@@ -80,7 +92,7 @@ while read -r line; do
 done < <(cat "${frags[@]}")
 [ $bad -eq 0 ] || die "the kernel config did not take the fragments above"
 
-log "building $key with -j$JOBS (log: $build/build.log)"
+log "building $key (${targets[*]}) with -j$JOBS (log: $build/build.log)"
 start=$(date +%s)
 kmake -j"$JOBS" "${targets[@]}" >"$build/build.log" 2>&1 &
 pid=$!
@@ -93,6 +105,6 @@ if ! wait "$pid"; then
 	tail -n 40 "$build/build.log" >&2
 	die "kernel build failed"
 fi
-echo "$key" >"$build/.opp-key"
-log "kernel $key built in $(($(date +%s) - start)) s"
+echo "$done_key" >"$build/.opp-key"
+log "kernel $done_key built in $(($(date +%s) - start)) s"
 echo "$build"

@@ -2,12 +2,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: install what is missing, build the debug kernel (cached) and
 # the modules, run the lint gates (scripts/lint.sh), boot the guest to run
-# the KUnit suites, judge the run, then prove the judge can fail: two
-# canary boots that must be judged failed.
+# the KUnit suites of selftest/manifest, judge the run, then prove the
+# judge can fail: canary boots that must be judged failed, each for the
+# reasons it was given.
+#
+#   check.sh [--self-check]
+#
+# --self-check: the canary boots alone (no lint, no main run).
 # Ends with "N passed, N failed" over all of it; exits non-zero on failure.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
+
+# --seed N (make check SEED=N) replays the pseudo-random choices of a run;
+# --self-check runs the harness self-check alone.
+seed=
+self_check_only=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--seed) seed=${2:?--seed wants a number}; shift 2 ;;
+	--self-check) self_check_only=1; shift ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
+[ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000 + 1))
+echo "seed $seed: replay with make check SEED=$seed"
 
 t0=$(date +%s)
 "$TOP/scripts/deps.sh"
@@ -33,10 +52,12 @@ tally() {
 }
 
 # The static checks come first: they need no guest.
-log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
-out=$("$TOP/scripts/lint.sh") || true
-echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
-tally lint "$out"
+if [ "$self_check_only" = 0 ]; then
+	log "lint: checkpatch, sparse, W=1, kernel-doc, shellcheck, rst"
+	out=$("$TOP/scripts/lint.sh") || true
+	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+	tally lint "$out"
+fi
 
 # expect NAME COND: one harness self-check.
 expect() {
@@ -49,39 +70,115 @@ expect() {
 	fi
 }
 
-log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
-rm -rf "$runs/check"
-"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
-	--tests "opp_test opp_extensions_test opp_robust opp_torture" \
-	--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
-	--lifecycle 50 --timeout 1500
-out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
-echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
-tally main "$out"
+# The main run's modules are the manifest's "test" modules, in its order.
+tests=$(awk '$1 == "test" && !seen[$2]++ { printf "%s%s", sep, $2; sep = " " }' \
+	"$TOP/selftest/manifest")
+if [ "$self_check_only" = 0 ]; then
+	log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
+	rm -rf "$runs/check"
+	"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
+		--tests "$tests" \
+		--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
+		--lifecycle 50 --timeout 1500 --seed "$seed"
+	out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
+	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+	tally main "$out"
+fi
+t1=$(date +%s)
 
-# canary RUN TEST_ARGS MUST_SHOW WHAT: boot the canary, which fails on
-# purpose; the verdict must fail, and for the expected reason.
+# The harness self-check: canary boots (selftest/opp_canary.c, one module
+# parameter per failure mode) whose verdict must fail, for each reason the
+# boot was given. Lockdep reports once per boot, and a KASAN, UBSAN or
+# WARN report panics the guest (panic_on_warn): hence one boot for all
+# that neither panics nor needs lockdep twice, and one per panic.
+#
+# canary RUN "PARAMS" "KERNEL PARAMS" [TIMEOUT]: boot the canary module
+# with PARAMS; its verdict goes to $verdict.
 canary() {
-	local out ok=yes
-
-	log "harness self-check: $4"
+	log "harness self-check: opp_canary $2${3:+ (kernel: $3)}"
 	rm -rf "${runs:?}/$1"
 	"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/$1" \
-		--tests "opp_canary" --test-args "$2" --timeout 600
-	if out=$("$TOP/scripts/verdict.sh" "$runs/$1"); then
-		ok=no
-	fi
-	grep -q "$3" <<<"$out" || ok=no
-	expect "$4" $ok
+		--tests "opp_canary" --test-args "$2" --append "$3" \
+		--timeout "${4:-600}" || true
+	judge "$runs/$1"
 }
 
-canary canary-fail "" 'FAIL  opp_harness_canary.opp_canary_wrong_ceil' \
-	"a failed KUnit case fails the verdict"
-canary canary-warn "warn=1" 'FAIL  no kernel splat' \
-	"a kernel WARNING fails the verdict"
-canary canary-atomic "sleep_in_atomic=1" 'FAIL  no kernel splat' \
-	"might_sleep() in an updater under rcu_read_lock() fails the verdict"
+# judge [VERDICT ARGS...] DIR: a verdict that must fail.
+judge() {
+	if verdict=$("$TOP/scripts/verdict.sh" "$@"); then
+		verdict="(the verdict passed)"
+	fi
+}
 
+# fails_for WHAT PATTERN...: the last verdict failed and shows each PATTERN.
+fails_for() {
+	local what=$1 p
+
+	shift
+	for p in "$@"; do
+		if ! grep -qE -- "$p" <<<"$verdict"; then
+			expect "$what" no
+			echo "      (no \"$p\" in its verdict)"
+			return
+		fi
+	done
+	expect "$what" yes
+}
+
+# Everything that neither panics nor turns lockdep off before the AB-BA.
+# The stall and the hang happen on unload, after the guest has shortened
+# the detectors' timeouts (10 s hung task; 5 s RCU stall, plus the 5 s that
+# PROVE_RCU adds). They overlap: the stall runs in a thread of its own.
+canary canary-a "fail=1 skip=1 short=1 lockdep=1 sleep_in_atomic=1 leak=1 stall=12 hang=13" ""
+fails_for "a failed KUnit case fails the verdict" \
+	'^FAIL  opp_harness_canary\.opp_canary_ceil \(failed\)'
+fails_for "a skipped KUnit case fails the verdict" \
+	'^FAIL  opp_harness_canary\.opp_canary_skip \(skipped\)'
+fails_for "a suite with fewer results than the manifest fails the verdict" \
+	'^FAIL  suite opp_harness_canary \(opp_canary\): 4 results, the manifest expects 5'
+fails_for "a lockdep report (AB-BA mutex order) fails the verdict" \
+	'^FAIL  splat lockdep-circular'
+fails_for "might_sleep() in an updater under rcu_read_lock() fails the verdict" \
+	'^FAIL  splat sleep-in-atomic'
+fails_for "a kmemleak leak fails the verdict" \
+	'^FAIL  kmemleak found no leak' '(5a ){16}'
+fails_for "a CPU stalled with preemption off fails the verdict" \
+	'^FAIL  splat rcu-stall'
+fails_for "a task hung in uninterruptible sleep fails the verdict" \
+	'^FAIL  splat hung-task'
+
+# The same run, judged as if it had been meant to run more.
+judge --tests "opp_canary opp_test" "$runs/canary-a"
+fails_for "a module the run did not load fails the verdict" \
+	'^FAIL  suite opp_search \(opp_test\): did not run'
+sed 's/^canary\topp_canary\t.*$/&\ncanary\topp_canary\topp_harness_gone\t1/' \
+	"$TOP/selftest/manifest" >"$runs/canary-a/manifest.more"
+judge --manifest "$runs/canary-a/manifest.more" "$runs/canary-a"
+fails_for "a suite missing from its module fails the verdict" \
+	'^FAIL  suite opp_harness_gone \(opp_canary\): did not run'
+
+canary canary-warn "nonstatic_key=1 warn=1" "kmemleak=off"
+fails_for "a lock used uninitialised (non-static key) fails the verdict" \
+	'^FAIL  splat nonstatic-key'
+fails_for "a kmemleak disabled at boot fails the verdict" \
+	'^FAIL  check kmemleak-on'
+fails_for "a kernel WARNING fails the verdict" '^FAIL  splat warning'
+fails_for "a panic fails the verdict" '^FAIL  guest finished'
+
+canary canary-kasan "uaf=1" ""
+fails_for "a KASAN use-after-free fails the verdict" '^FAIL  splat kasan'
+fails_for "a suite cut short by a crash fails the verdict" \
+	'^FAIL  suite opp_harness_canary \(opp_canary\): KTAP parser: [0-9]+ errors'
+
+canary canary-ubsan "ubsan=1" ""
+fails_for "a UBSAN out-of-bounds index fails the verdict" '^FAIL  splat ubsan'
+
+canary canary-timeout "" "" 1
+fails_for "a guest that outlives --timeout fails the verdict" \
+	'^FAIL  guest finished: opp-harness: timeout'
+
+log "the self-check took $(($(date +%s) - t1)) s"
 log "make check took $(($(date +%s) - t0)) s"
+echo "seed $seed: replay with make check SEED=$seed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -3,7 +3,8 @@
 # shellcheck shell=bash
 
 # Where everything that is not source lives: the unpacked kernel trees, the
-# kernel builds (one directory per version and config), the guest rootfs.
+# kernel builds (one directory per version and flavour), the guest's
+# busybox, the module builds for flavours other than debug, the runs.
 OPP_CACHE=${OPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opp}
 # Where guest runs leave their logs (console, report channel).
 OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}

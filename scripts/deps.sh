@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the host packages the harness needs, when they are missing.
-# Needs root only when something is missing.
+# Install the host packages the harness needs, when they are missing, and
+# put Debian's static armhf busybox (the guest's user space) in $OPP_CACHE.
+# EXTRA_PKGS adds packages (make bench: gnuplot). Needs root (or sudo) only
+# when something is missing; silent when nothing is.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -44,8 +46,12 @@ fi
 
 if [ $need_busybox -eq 1 ]; then
 	tmp=$(mktemp -d)
-	chmod 755 "$tmp" # apt downloads as _apt
 	trap 'rm -rf "$tmp"' EXIT
+	# As root, apt downloads as the user _apt, which must be able to
+	# write here (or apt warns that it downloads unsandboxed).
+	if [ "$(id -u)" -eq 0 ] && id -u _apt >/dev/null 2>&1; then
+		chown _apt "$tmp"
+	fi
 	(cd "$tmp" && apt-get download -q "busybox-static:$BUSYBOX_ARCH" >/dev/null)
 	dpkg -x "$tmp"/busybox-static_*_"$BUSYBOX_ARCH".deb "$tmp/x"
 	bbdir=$(dirname "$busybox")

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build the guest's initramfs: busybox, initramfs/init and every module
-# built for $TIER and $FLAVOUR (see module_dir), packed by the kernel's own
-# gen_init_cpio.
+# Build the guest's initramfs: busybox, initramfs/init, the cpufreq
+# scenario and every module built for $TIER and $FLAVOUR (see module_dir),
+# packed by the gen_init_cpio that the kernel build made in its usr/.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -12,12 +12,8 @@ out=${1:?usage: mkinitramfs.sh OUTPUT.cpio.gz}
 busybox=$(busybox_bin)
 [ -x "$busybox" ] || die "no $BUSYBOX_ARCH busybox in $OPP_CACHE (run scripts/deps.sh)"
 
-gen=$OPP_CACHE/bin/gen_init_cpio
-src=$(kernel_src)/usr/gen_init_cpio.c
-if [ ! -x "$gen" ] || [ "$src" -nt "$gen" ]; then
-	mkdir -p "$OPP_CACHE/bin"
-	cc -O2 -o "$gen" "$src"
-fi
+gen=$(kernel_build)/usr/gen_init_cpio
+[ -x "$gen" ] || die "no $gen (run scripts/build-kernel.sh)"
 
 list=$(mktemp)
 trap 'rm -f "$list"' EXIT

@@ -31,6 +31,12 @@ rm -rf "$out"
 	--torture-seconds "${QUICK_TORTURE_SECONDS:-10}" --lifecycle 5 \
 	--timeout 120
 status=0
-"$TOP/scripts/verdict.sh" "$out" || status=$?
+# The cases that need two threads at once (a reader inside rcu_read_lock()
+# while an updater runs; an OPP added while a cpufreq table is copied): one
+# CPU without preemption cannot have both, and they skip; the ARM guest
+# (make check) runs them.
+"$TOP/scripts/verdict.sh" --skip-ok "opp_lookup.remove_under_reader \
+opp_lookup.update_under_reader opp_cpufreq.opp_test_cpufreq_table_grew" \
+	"$out" || status=$?
 log "make quick took $(($(date +%s) - t0)) s"
 exit $status

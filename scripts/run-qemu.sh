@@ -4,19 +4,32 @@
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
-#               [--scenarios "NAME..."]
+#               [--scenarios "NAME..."] [--torture-seconds SEC]
+#               [--lifecycle CYCLES] [--seed N] [--append "PARAM=VALUE..."]
 #
+# --tests: the KUnit modules the guest loads in check mode, in order;
+# --test-args: module parameters for each of them (and for opp_bench).
+# --append: more kernel parameters (the harness self-check boots with
+# kmemleak=off, for one).
 # --scenarios: user-space scenarios the guest runs in check mode after the
 # KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq".
+# --torture-seconds: how long opp_torture runs (the timeout grows by it).
+# --lifecycle: load/unload cycles of the library under a consumer, after
+# the scenarios (the timeout grows by 10 s a cycle).
+# --seed: the seed of every pseudo-random choice in the guest (opp_torture,
+# the scenarios' fuzz); without it one is picked and printed, so that any
+# run can be replayed with --seed.
+# --timeout: seconds before the host gives up on the guest (default
+# $OPP_QEMU_TIMEOUT, else 300); the report then ends with a timeout line.
 #
 # The guest boots on a copy of the board's device tree whose CPU nodes get
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
-# sample reads through the library. OPP_DTB=FILE boots on FILE instead.
-#               [--torture-seconds SEC] [--lifecycle CYCLES]
+# sample reads through the library and that the cpufreq scenario reads
+# back from /sys/firmware/devicetree. OPP_DTB=FILE boots on FILE instead.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
-# line. In check, demo and bench modes QEMU is stopped as soon as the
+# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench modes QEMU is stopped as soon as the
 # report is complete, before the board's power-off path can print its own
 # noise.
 set -euo pipefail
@@ -31,6 +44,8 @@ test_args=
 scenarios=
 torture_seconds=
 lifecycle=
+seed=
+extra_append=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -41,10 +56,18 @@ while [ $# -gt 0 ]; do
 	--scenarios) scenarios=$2; shift 2 ;;
 	--torture-seconds) torture_seconds=$2; shift 2 ;;
 	--lifecycle) lifecycle=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--append) extra_append=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
 case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
+if [ -z "$seed" ]; then
+	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+	seed=$((seed % 1000000 + 1))
+fi
+[[ $seed =~ ^[1-9][0-9]{0,8}$ ]] ||
+	die "--seed wants a number from 1 to 999999999, not '$seed'"
 
 build=$(kernel_build)
 zimage=$build/arch/arm/boot/zImage
@@ -82,7 +105,7 @@ fi
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
-append+=" OPP_SCENARIOS=\"$scenarios\""
+append+=" OPP_SCENARIOS=\"$scenarios\" OPP_SEED=$seed"
 if [ -n "$torture_seconds" ]; then
 	# The guest hands it to opp_torture only; the run lasts that much longer.
 	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
@@ -93,23 +116,36 @@ if [ -n "$lifecycle" ]; then
 	append+=" OPP_LIFECYCLE=$lifecycle"
 	timeout=$((timeout + 10 * lifecycle))
 fi
-# The board has a sound chip and no host sound card is wanted.
-export QEMU_AUDIO_DRV=none
+[ -n "$extra_append" ] && append+=" $extra_append"
+# The board's sound chip (PL041) plays into a backend that discards it:
+# without one named, QEMU probes the host's sound systems and prints a
+# line for each one it lacks.
 qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
       -kernel "$zimage" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
-      -append "$append" -display none -monitor none)
+      -append "$append" -display none -monitor none
+      -audiodev "none,id=nosound" -global pl041.audiodev=nosound)
 
 if [ "$mode" = shell ]; then
 	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/channel.log"
 fi
 
-log "booting the guest ($mode), results in $out"
+log "booting the guest ($mode, seed $seed), results in $out"
 start=$(date +%s)
-"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" &
+# QEMU's own messages (its "terminating on signal" when stopped, too) go
+# to DIR/qemu.log, shown only when the guest's report is incomplete.
+"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" \
+	2>"$out/qemu.log" &
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
 while kill -0 "$qpid" 2>/dev/null; do
-	grep -q '^opp-verdict-end' "$out/channel.log" && break
+	if grep -q '^opp-verdict-end' "$out/channel.log"; then
+		# The verdict judges the console up to the guest's end marker.
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			grep -q 'opp-guest: done' "$out/console.log" && break
+			sleep 0.5
+		done
+		break
+	fi
 	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
 		log "timeout after $timeout s"
 		echo "opp-harness: timeout after $timeout s" >>"$out/channel.log"
@@ -120,3 +156,7 @@ done
 kill "$qpid" 2>/dev/null || true
 wait 2>/dev/null || true
 log "guest ran for $(($(date +%s) - start)) s"
+if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
+	log "QEMU said ($out/qemu.log):"
+	cat "$out/qemu.log" >&2
+fi

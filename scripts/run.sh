@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make run / make shell: build what is missing, then boot the guest with
-# the library and the demo consumer.
+# make run / make shell: build what is missing, then boot the guest.
 #   run.sh --mode demo|shell
+# demo: the guest loads the library and its demo consumer (opp_demo), then
+# the cpufreq sample, and tells the cpufreq story from user space on the
+# console; the guest's report follows. shell: the same modules loaded, and
+# a shell on the terminal. Results in $OPP_RUNS/MODE.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"

@@ -1,82 +1,335 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The harness self-check: a KUnit suite that must make the verdict fail.
- * With warn=0 one case fails an expectation against the library; with
- * warn=1 it also raises a kernel warning, which panic_on_warn turns into a
- * crashed guest. Never loaded by a passing run.
+ * The harness self-check: every failure mode the verdict must catch, one
+ * module parameter each. Loaded without parameters it passes; each
+ * parameter makes it fail in one way, so a boot that sets it proves that
+ * the verdict fails for that reason (scripts/check.sh). Never loaded by a
+ * passing run.
+ *
+ * KUnit suite opp_harness_canary (what KTAP shows):
+ *   fail=1     a case's expectation fails
+ *   skip=1     a case skips
+ *   short=1    a parameterised case runs fewer parameters than the
+ *              manifest (selftest/manifest) expects
+ *   uaf=1      a device read after its last put: KASAN panics the
+ *              guest in the middle of the suite
+ *
+ * Module init, in this order (lockdep turns itself off after its first
+ * report, so one boot shows only one of lockdep and nonstatic_key):
+ *   lockdep=1          two mutexes taken in both orders (AB-BA), one path
+ *                      after the other: no deadlock, a lockdep report
+ *   nonstatic_key=1    a lock used without being initialised
+ *   sleep_in_atomic=1  an updater called under rcu_read_lock()
+ *   leak=1             an allocation dropped: kmemleak must find it
+ *   ubsan=1            an array indexed out of bounds (panics)
+ *   warn=1             a kernel warning (panics)
+ *
+ * Module exit, while the guest runs the detectors with short timeouts:
+ *   stall=SEC   a thread spins with preemption off, a grace period pending
+ *   hang=SEC    the unloading task sleeps uninterruptibly
  */
 
 #include <kunit/test.h>
-#include <linux/device.h>
+#include <linux/delay.h>
+#include <linux/completion.h>
+#include <linux/jiffies.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seqlock.h>
 #include <linux/slab.h>
+#include <linux/units.h>
 
 #include "../opp.h"
 #include "opp_kunit_params.h"
+#include "opp_fixture.h"
 
-static bool warn;
-module_param(warn, bool, 0444);
-MODULE_PARM_DESC(warn, "also raise a kernel warning");
+static bool fail;
+module_param(fail, bool, 0444);
+MODULE_PARM_DESC(fail, "fail an expectation");
+
+static bool skip;
+module_param(skip, bool, 0444);
+MODULE_PARM_DESC(skip, "skip a case");
+
+static bool short_run;
+module_param_named(short, short_run, bool, 0444);
+MODULE_PARM_DESC(short, "run one parameter fewer than the manifest expects");
+
+static bool abba;
+module_param_named(lockdep, abba, bool, 0444);
+MODULE_PARM_DESC(lockdep, "take two mutexes in both orders (AB-BA)");
+
+static bool nonstatic_key;
+module_param(nonstatic_key, bool, 0444);
+MODULE_PARM_DESC(nonstatic_key, "use a lock that was never initialised");
 
 static bool sleep_in_atomic;
 module_param(sleep_in_atomic, bool, 0444);
 MODULE_PARM_DESC(sleep_in_atomic,
-		 "also call an updater under rcu_read_lock(), which its might_sleep() reports");
+		 "call an updater under rcu_read_lock(), which its might_sleep() reports");
+
+static bool leak;
+module_param(leak, bool, 0444);
+MODULE_PARM_DESC(leak, "leak an allocation");
+
+static bool ubsan;
+module_param(ubsan, bool, 0444);
+MODULE_PARM_DESC(ubsan, "index an array out of bounds");
+
+static bool uaf;
+module_param(uaf, bool, 0444);
+MODULE_PARM_DESC(uaf, "use a device after its last put");
+
+static bool warn;
+module_param(warn, bool, 0444);
+MODULE_PARM_DESC(warn, "raise a kernel warning");
+
+static unsigned int stall;
+module_param(stall, uint, 0444);
+MODULE_PARM_DESC(stall, "seconds to spin with preemption off on unload");
+
+static unsigned int hang;
+module_param(hang, uint, 0444);
+MODULE_PARM_DESC(hang, "seconds to sleep uninterruptibly on unload");
+
+static int opp_canary_suite_init(struct kunit_suite *suite)
+{
+	/* 6.1 runs the suite before it applies the parameters. */
+	return opp_kunit_apply_params(THIS_MODULE);
+}
+
+static void opp_canary_ceil(struct kunit *test)
+{
+	atomic_t released = ATOMIC_INIT(0);
+	struct device *dev = fixture_dev_new(test, "opp-canary", &released);
+	struct fixture_found f;
+
+	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * HZ_PER_MHZ, 900000), 0);
+	f = fixture_find(dev, FIXTURE_CEIL, 1);
+	opp_remove_table(dev);
+	put_device(dev);
+	/* The classic mistake: a device used after its last put. */
+	if (uaf)
+		KUNIT_EXPECT_STREQ(test, dev_name(dev), "opp-canary");
+	/* The ceil of 1 Hz is the 100 MHz OPP; fail=1 expects 1 Hz. */
+	KUNIT_EXPECT_EQ(test, f.freq, fail ? 1UL : 100 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
+}
+
+static void opp_canary_skip(struct kunit *test)
+{
+	if (skip)
+		kunit_skip(test, "skip=1");
+	KUNIT_EXPECT_EQ(test, opp_get_freq(NULL), 0UL);
+}
+
+static const unsigned long opp_canary_rates[] = {
+	100 * HZ_PER_MHZ, 200 * HZ_PER_MHZ, 300 * HZ_PER_MHZ,
+};
+
+static const void *opp_canary_gen_rates(const void *prev, char *desc)
+{
+	const unsigned long *next = prev ? (const unsigned long *)prev + 1 :
+					   opp_canary_rates;
+	size_t n = ARRAY_SIZE(opp_canary_rates) - (short_run ? 1 : 0);
+
+	if (next >= opp_canary_rates + n)
+		return NULL;
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%lu MHz", *next / HZ_PER_MHZ);
+	return next;
+}
+
+/* Each rate added alone is found exactly, with its voltage. */
+static void opp_canary_exact(struct kunit *test)
+{
+	unsigned long rate = *(const unsigned long *)test->param_value;
+	atomic_t released = ATOMIC_INIT(0);
+	struct device *dev = fixture_dev_new(test, "opp-canary", &released);
+	struct fixture_found f;
+
+	KUNIT_ASSERT_EQ(test, opp_add(dev, rate, 1000000), 0);
+	f = fixture_find(dev, FIXTURE_EXACT, rate);
+	opp_remove_table(dev);
+	put_device(dev);
+	KUNIT_EXPECT_EQ(test, f.rate, rate);
+	KUNIT_EXPECT_EQ(test, f.volt, 1000000UL);
+}
+
+static struct kunit_case opp_canary_cases[] = {
+	KUNIT_CASE(opp_canary_ceil),
+	KUNIT_CASE(opp_canary_skip),
+	KUNIT_CASE_PARAM(opp_canary_exact, opp_canary_gen_rates),
+	{}
+};
+
+static struct kunit_suite opp_canary_suite = {
+	.name = "opp_harness_canary",
+	.suite_init = opp_canary_suite_init,
+	.test_cases = opp_canary_cases,
+};
+
+kunit_test_suite(opp_canary_suite);
+
+static DEFINE_MUTEX(opp_canary_a);
+static DEFINE_MUTEX(opp_canary_b);
+
+static void opp_canary_a_then_b(void)
+{
+	mutex_lock(&opp_canary_a);
+	mutex_lock(&opp_canary_b);
+	mutex_unlock(&opp_canary_b);
+	mutex_unlock(&opp_canary_a);
+}
+
+static void opp_canary_b_then_a(void)
+{
+	mutex_lock(&opp_canary_b);
+	mutex_lock(&opp_canary_a);
+	mutex_unlock(&opp_canary_a);
+	mutex_unlock(&opp_canary_b);
+}
+
+/*
+ * A seqcount has no magic number of its own to check: only lockdep can
+ * tell that nobody initialised it ("trying to register non-static key").
+ */
+struct opp_canary_obj {
+	seqcount_t seq;
+	int val;
+};
+
+static int opp_canary_nonstatic_key(void)
+{
+	struct opp_canary_obj *obj = kzalloc(sizeof(*obj), GFP_KERNEL);
+
+	if (!obj)
+		return -ENOMEM;
+	preempt_disable();
+	write_seqcount_begin(&obj->seq);
+	obj->val++;
+	write_seqcount_end(&obj->seq);
+	preempt_enable();
+	kfree(obj);
+	return 0;
+}
 
 static void opp_canary_release(struct device *dev)
 {
 	kfree(dev);
 }
 
-static void opp_canary_wrong_ceil(struct kunit *test)
+static int opp_canary_sleep_in_atomic(void)
 {
 	struct device *dev = kzalloc(sizeof(*dev), GFP_KERNEL);
-	unsigned long freq = 1;
+	int ret;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
-	/* 6.1 runs the suite before it applies warn=1: apply it here. */
-	KUNIT_ASSERT_EQ(test, opp_kunit_apply_params(THIS_MODULE), 0);
+	if (!dev)
+		return -ENOMEM;
 	device_initialize(dev);
 	dev->release = opp_canary_release;
-	KUNIT_ASSERT_EQ(test, opp_add(dev, 100000000, 900000), 0);
-	rcu_read_lock();
-	opp_find_freq_ceil(dev, &freq);
-	rcu_read_unlock();
-	/* Deliberately wrong: the ceil of 1 Hz is the 100 MHz OPP. */
-	KUNIT_EXPECT_EQ(test, freq, 1UL);
-	if (sleep_in_atomic) {
-		/*
-		 * The misuse every updater's might_sleep() exists for: with
-		 * CONFIG_DEBUG_ATOMIC_SLEEP it prints "BUG: sleeping function
-		 * called from invalid context", and the verdict must fail.
-		 */
+	ret = opp_add(dev, 100 * HZ_PER_MHZ, 900000);
+	if (!ret) {
+		/* The misuse every updater's might_sleep() exists for. */
 		rcu_read_lock();
-		opp_disable(dev, 100000000);
+		opp_disable(dev, 100 * HZ_PER_MHZ);
 		rcu_read_unlock();
+		opp_remove_table(dev);
 	}
-	opp_remove_table(dev);
 	put_device(dev);
-	WARN(warn, "opp_canary: deliberate warning for the harness self-check\n");
+	return ret;
 }
 
-static void opp_canary_passes(struct kunit *test)
+static int opp_canary_leak(void)
 {
-	KUNIT_EXPECT_EQ(test, opp_get_freq(NULL), 0UL);
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	if (!p)
+		return -ENOMEM;
+	memset(p, 0x5a, 64);
+	/* Forget the only pointer to it. */
+	OPTIMIZER_HIDE_VAR(p);
+	return 0;
 }
 
-static struct kunit_case opp_canary_cases[] = {
-	KUNIT_CASE(opp_canary_wrong_ceil),
-	KUNIT_CASE(opp_canary_passes),
-	{}
-};
+static int opp_canary_index[4];
 
-static struct kunit_suite opp_canary_suite = {
-	.name = "opp_harness_canary",
-	.test_cases = opp_canary_cases,
-};
+static void opp_canary_ubsan(void)
+{
+	/* A run-time index, one past the end: UBSAN_BOUNDS reports it. */
+	unsigned int i = ARRAY_SIZE(opp_canary_index) - 1 + ubsan;
 
-kunit_test_suite(opp_canary_suite);
+	opp_canary_index[i] = 1;
+}
 
-MODULE_DESCRIPTION("OPP harness self-check: fails on purpose");
+static int __init opp_canary_init(void)
+{
+	int ret = 0;
+
+	if (abba) {
+		opp_canary_a_then_b();
+		opp_canary_b_then_a();
+	}
+	if (nonstatic_key && !ret)
+		ret = opp_canary_nonstatic_key();
+	if (sleep_in_atomic && !ret)
+		ret = opp_canary_sleep_in_atomic();
+	if (leak && !ret)
+		ret = opp_canary_leak();
+	if (ubsan)
+		opp_canary_ubsan();
+	WARN(warn, "opp_canary: deliberate warning for the harness self-check\n");
+	return ret;
+}
+
+static struct rcu_head opp_canary_rcu;
+static DECLARE_COMPLETION(opp_canary_spun);
+
+static void opp_canary_rcu_done(struct rcu_head *head)
+{
+}
+
+static int opp_canary_stall(void *unused)
+{
+	unsigned long end;
+
+	/*
+	 * A grace period that starts now, under the guest's short stall
+	 * timeout, and waits on this CPU while it spins.
+	 */
+	synchronize_rcu();
+	call_rcu(&opp_canary_rcu, opp_canary_rcu_done);
+	end = jiffies + stall * HZ;
+	preempt_disable();
+	while (time_before(jiffies, end))
+		mdelay(1);
+	preempt_enable();
+	rcu_barrier();
+	/* Out of the module's code before its exit can return. */
+	kthread_complete_and_exit(&opp_canary_spun, 0);
+}
+
+/* The stall runs while the unloading task hangs: a shorter self-check. */
+static void __exit opp_canary_exit(void)
+{
+	struct task_struct *task = NULL;
+
+	if (stall) {
+		task = kthread_run(opp_canary_stall, NULL, "opp_canary_stall");
+		if (IS_ERR(task))
+			task = NULL;
+	}
+	if (hang)
+		schedule_timeout_uninterruptible(hang * HZ);
+	if (task)
+		wait_for_completion(&opp_canary_spun);
+}
+
+module_init(opp_canary_init);
+module_exit(opp_canary_exit);
+
+MODULE_DESCRIPTION("OPP harness self-check: fails on purpose, one way per parameter");
 MODULE_LICENSE("GPL");

@@ -17,9 +17,8 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_test_dev.h"
+#include "opp_fixture.h"
 
-#define MHZ 1000000UL
 /* Enough devices to rebuild the map several times (64 slots to start). */
 #define HANDLE_NDEVS 300
 
@@ -33,7 +32,7 @@ static int handle_init(struct kunit *test)
 	struct handle_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	ctx->dev = opp_test_dev_new(test, "opp-handle", &ctx->released);
+	ctx->dev = fixture_dev_new(test, "opp-handle", &ctx->released);
 	test->priv = ctx;
 	return 0;
 }
@@ -56,27 +55,27 @@ static void handle_fill(struct kunit *test, struct device *dev)
 {
 	unsigned long f;
 
-	for (f = 100 * MHZ; f <= 800 * MHZ; f += 100 * MHZ)
+	for (f = 100 * HZ_PER_MHZ; f <= 800 * HZ_PER_MHZ; f += 100 * HZ_PER_MHZ)
 		KUNIT_ASSERT_EQ(test, opp_add(dev, f, handle_volt(f)), 0);
-	KUNIT_ASSERT_EQ(test, opp_disable(dev, 300 * MHZ), 0);
-	KUNIT_ASSERT_EQ(test, opp_disable(dev, 600 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(dev, 300 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(dev, 600 * HZ_PER_MHZ), 0);
 }
 
 /* A search through @table, its outcome copied out of the RCU section. */
-static struct opp_test_found handle_find(struct opp_table *table,
-					 enum opp_test_how how,
-					 unsigned long freq)
+static struct fixture_found handle_find(struct opp_table *table,
+					enum fixture_how how,
+					unsigned long freq)
 {
-	struct opp_test_found f = { .freq = freq };
+	struct fixture_found f = { .freq = freq };
 
 	rcu_read_lock();
-	if (how == OPP_TEST_CEIL)
+	if (how == FIXTURE_CEIL)
 		f.opp = opp_table_find_freq_ceil(table, &f.freq);
-	else if (how == OPP_TEST_FLOOR)
+	else if (how == FIXTURE_FLOOR)
 		f.opp = opp_table_find_freq_floor(table, &f.freq);
 	else
 		f.opp = opp_table_find_freq_exact(table, freq,
-						  how == OPP_TEST_EXACT);
+						  how == FIXTURE_EXACT);
 	f.rate = opp_get_freq(f.opp);
 	f.volt = opp_get_voltage(f.opp);
 	rcu_read_unlock();
@@ -87,17 +86,17 @@ static struct opp_test_found handle_find(struct opp_table *table,
 static void handle_expect_err(struct kunit *test, struct opp_table *table,
 			      long err)
 {
-	static const enum opp_test_how hows[] = {
-		OPP_TEST_CEIL, OPP_TEST_FLOOR, OPP_TEST_EXACT, OPP_TEST_EXACT_OFF,
+	static const enum fixture_how hows[] = {
+		FIXTURE_CEIL, FIXTURE_FLOOR, FIXTURE_EXACT, FIXTURE_EXACT_OFF,
 	};
-	struct opp_test_found f;
+	struct fixture_found f;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(hows); i++) {
-		f = handle_find(table, hows[i], 200 * MHZ);
+		f = handle_find(table, hows[i], 200 * HZ_PER_MHZ);
 		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f.opp), err,
 				    "search %u", i);
-		KUNIT_EXPECT_EQ(test, f.freq, 200 * MHZ);
+		KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
 	}
 }
 
@@ -105,7 +104,7 @@ static void handle_get_errors(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
-	unsigned long f = 100 * MHZ;
+	unsigned long f = 100 * HZ_PER_MHZ;
 	struct opp *opp;
 
 	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(NULL)), -EINVAL);
@@ -138,11 +137,11 @@ static void handle_get_errors(struct kunit *test)
 /* Every query, every kind of search: the handle answers as the device. */
 static void handle_matches_device(struct kunit *test)
 {
-	static const enum opp_test_how hows[] = {
-		OPP_TEST_CEIL, OPP_TEST_FLOOR, OPP_TEST_EXACT, OPP_TEST_EXACT_OFF,
+	static const enum fixture_how hows[] = {
+		FIXTURE_CEIL, FIXTURE_FLOOR, FIXTURE_EXACT, FIXTURE_EXACT_OFF,
 	};
 	struct handle_ctx *ctx = test->priv;
-	struct opp_test_found a, b;
+	struct fixture_found a, b;
 	struct opp_table *table;
 	unsigned long f;
 	unsigned int i, found = 0;
@@ -150,9 +149,9 @@ static void handle_matches_device(struct kunit *test)
 	handle_fill(test, ctx->dev);
 	table = opp_table_get(ctx->dev);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
-	for (f = 0; f <= 900 * MHZ; f += 25 * MHZ) {
+	for (f = 0; f <= 900 * HZ_PER_MHZ; f += 25 * HZ_PER_MHZ) {
 		for (i = 0; i < ARRAY_SIZE(hows); i++) {
-			a = opp_test_find(ctx->dev, hows[i], f);
+			a = fixture_find(ctx->dev, hows[i], f);
 			b = handle_find(table, hows[i], f);
 			KUNIT_EXPECT_PTR_EQ_MSG(test, a.opp, b.opp,
 						"search %u at %lu Hz", i, f);
@@ -164,11 +163,11 @@ static void handle_matches_device(struct kunit *test)
 	/* Not vacuous: ceil 33, floor 33, exact 6 available + 2 disabled. */
 	KUNIT_EXPECT_EQ(test, found, 33 + 33 + 6 + 2);
 	/* A disabled OPP is found by exact only, with available false. */
-	b = handle_find(table, OPP_TEST_CEIL, 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, b.freq, 400 * MHZ);
-	b = handle_find(table, OPP_TEST_FLOOR, 650 * MHZ);
-	KUNIT_EXPECT_EQ(test, b.freq, 500 * MHZ);
-	KUNIT_EXPECT_EQ(test, b.volt, handle_volt(500 * MHZ));
+	b = handle_find(table, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.freq, 400 * HZ_PER_MHZ);
+	b = handle_find(table, FIXTURE_FLOOR, 650 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.freq, 500 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, b.volt, handle_volt(500 * HZ_PER_MHZ));
 	opp_table_put(table);
 }
 
@@ -176,33 +175,33 @@ static void handle_matches_device(struct kunit *test)
 static void handle_sees_updates(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 	struct opp_table *table;
 
 	handle_fill(test, ctx->dev);
 	table = opp_table_get(ctx->dev);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
 
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 950 * MHZ, 1200000), 0);
-	f = handle_find(table, OPP_TEST_FLOOR, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, f.freq, 950 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 950 * HZ_PER_MHZ, 1200000), 0);
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 950 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
 
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 950 * MHZ), 0);
-	f = handle_find(table, OPP_TEST_FLOOR, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, f.freq, 800 * MHZ);
-	f = handle_find(table, OPP_TEST_EXACT_OFF, 950 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 950 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 800 * HZ_PER_MHZ);
+	f = handle_find(table, FIXTURE_EXACT_OFF, 950 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 0UL);	/* disabled: the accessors say 0 */
 	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
 
-	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 300 * MHZ), 0);
-	f = handle_find(table, OPP_TEST_CEIL, 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.freq, 300 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 300 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 300 * HZ_PER_MHZ);
 
-	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 100 * MHZ), 0);
-	f = handle_find(table, OPP_TEST_CEIL, 0);
-	KUNIT_EXPECT_EQ(test, f.freq, 200 * MHZ);
-	f = handle_find(table, OPP_TEST_EXACT, 100 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 100 * HZ_PER_MHZ), 0);
+	f = handle_find(table, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
+	f = handle_find(table, FIXTURE_EXACT, 100 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(f.opp), -ERANGE);
 	opp_table_put(table);
 }
@@ -216,7 +215,7 @@ static void handle_outlives_table(struct kunit *test)
 	struct handle_ctx *ctx = test->priv;
 	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
 	struct opp_table *old, *fresh;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	handle_fill(test, ctx->dev);
 	old = opp_table_get(ctx->dev);
@@ -226,17 +225,17 @@ static void handle_outlives_table(struct kunit *test)
 	handle_expect_err(test, old, -ENODEV);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(opp_table_get(ctx->dev)), -ENODEV);
 
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 200 * MHZ, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 200 * HZ_PER_MHZ, 900000), 0);
 	handle_expect_err(test, old, -ENODEV);
 	fresh = opp_table_get(ctx->dev);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fresh));
 	KUNIT_EXPECT_PTR_NE(test, fresh, old);
-	f = handle_find(fresh, OPP_TEST_EXACT, 200 * MHZ);
+	f = handle_find(fresh, FIXTURE_EXACT, 200 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 900000UL);
 	opp_table_put(old);
 	/* The new table does not depend on the old handle. */
-	f = handle_find(fresh, OPP_TEST_CEIL, 0);
-	KUNIT_EXPECT_EQ(test, f.freq, 200 * MHZ);
+	f = handle_find(fresh, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 200 * HZ_PER_MHZ);
 	opp_table_put(fresh);
 }
 
@@ -246,10 +245,10 @@ static void handle_last_opp_removed(struct kunit *test)
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
 
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 500 * MHZ, 1000000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 500 * HZ_PER_MHZ, 1000000), 0);
 	table = opp_table_get(ctx->dev);
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
-	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 500 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	handle_expect_err(test, table, -ENODEV);
 	opp_table_put(table);
 }
@@ -259,7 +258,7 @@ static void handle_two_handles(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *a, *b;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	handle_fill(test, ctx->dev);
 	a = opp_table_get(ctx->dev);
@@ -268,8 +267,8 @@ static void handle_two_handles(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(b));
 	KUNIT_EXPECT_PTR_EQ(test, a, b);
 	opp_table_put(a);
-	f = handle_find(b, OPP_TEST_CEIL, 0);
-	KUNIT_EXPECT_EQ(test, f.freq, 100 * MHZ);
+	f = handle_find(b, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 100 * HZ_PER_MHZ);
 	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 	handle_expect_err(test, b, -ENODEV);
 	/* The last put frees the table (kmemleak checks the run). */
@@ -284,7 +283,7 @@ static void handle_atomic_context(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
-	unsigned long flags, f = 350 * MHZ;
+	unsigned long flags, f = 350 * HZ_PER_MHZ;
 	struct opp *opp;
 
 	handle_fill(test, ctx->dev);
@@ -298,22 +297,22 @@ static void handle_atomic_context(struct kunit *test)
 	local_irq_restore(flags);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(table));
 	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
-	KUNIT_EXPECT_EQ(test, f, 200 * MHZ);
+	KUNIT_EXPECT_EQ(test, f, 200 * HZ_PER_MHZ);
 }
 
 /* Device @i of the many has one OPP, at (i + 1) MHz. */
 static void handle_expect_many(struct kunit *test, struct device **devs,
 			       bool odd_present)
 {
-	struct opp_test_found f;
+	struct fixture_found f;
 	unsigned int i;
 
 	for (i = 0; i < HANDLE_NDEVS; i++) {
 		bool present = !(i & 1) || odd_present;
 
-		f = opp_test_find(devs[i], OPP_TEST_CEIL, 0);
+		f = fixture_find(devs[i], FIXTURE_CEIL, 0);
 		if (present)
-			KUNIT_EXPECT_EQ_MSG(test, f.freq, (i + 1) * MHZ,
+			KUNIT_EXPECT_EQ_MSG(test, f.freq, (i + 1) * HZ_PER_MHZ,
 					    "device %u", i);
 		else
 			KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(f.opp),
@@ -331,7 +330,7 @@ static void handle_map_many_tables(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
-	struct opp_test_found f;
+	struct fixture_found f;
 	struct device **devs;
 	atomic_t released = ATOMIC_INIT(0);
 	unsigned int i;
@@ -343,19 +342,19 @@ static void handle_map_many_tables(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
 
 	for (i = 0; i < HANDLE_NDEVS; i++) {
-		devs[i] = opp_test_dev_new(test, "opp-handle-many", &released);
-		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * MHZ, 900000), 0);
+		devs[i] = fixture_dev_new(test, "opp-handle-many", &released);
+		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * HZ_PER_MHZ, 900000), 0);
 	}
 	handle_expect_many(test, devs, true);
 	for (i = 1; i < HANDLE_NDEVS; i += 2)
 		KUNIT_ASSERT_EQ(test, opp_remove_table(devs[i]), 0);
 	handle_expect_many(test, devs, false);
 	for (i = 1; i < HANDLE_NDEVS; i += 2)
-		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * MHZ, 900000), 0);
+		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * HZ_PER_MHZ, 900000), 0);
 	handle_expect_many(test, devs, true);
 
-	f = handle_find(table, OPP_TEST_FLOOR, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, f.freq, 800 * MHZ);
+	f = handle_find(table, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.freq, 800 * HZ_PER_MHZ);
 	opp_table_put(table);
 
 	for (i = 0; i < HANDLE_NDEVS; i++) {

@@ -7,12 +7,24 @@
  * the task's fail-nth (CONFIG_FAULT_INJECTION; failslab must not spare
  * sleeping allocations: the guest writes N to failslab/ignore-gfp-wait).
  * For every n, the n-th allocation the call makes fails; the call must
- * then either return -ENOMEM and leave the table exactly as it was (rates,
- * voltages, availability, count, the device's reference count), or, when
- * the failed allocation was a debug facility's own that it recovers from
- * (kmemleak's metadata, the debug-objects pool), succeed with the same
- * result as a call without failure. The number of n that gave -ENOMEM must
- * equal the number of the library's allocation sites on that path:
+ * then either return -ENOMEM and leave everything a caller can observe
+ * exactly as it was, or, when the failed allocation was a debug
+ * facility's own that it recovers from (kmemleak's metadata, the
+ * debug-objects pool), do what the call does without failure.
+ *
+ * What a caller can observe (struct robust_snap): every OPP of the
+ * universe of rates the suite uses, with either availability, and its
+ * voltage (disabled ones included); the count of available OPPs and of
+ * all of them; the device's reference count; the events of a listener on
+ * the table; and the table's lines in the debugfs view, which would show
+ * an OPP at any other rate too. What the call must do comes from the
+ * test's own model of the table (struct robust_model: a sorted array the
+ * same calls update by the contract's rules), never from the library:
+ * its return value, the table after it, and the events that take the
+ * model from before to after, in rate order.
+ *
+ * The number of n that gave -ENOMEM must equal the number of the
+ * library's allocation sites on that path:
  *
  *   opp_add, first OPP of a device   2: the OPP array (opp_array_alloc),
  *                                       the table (struct opp_table);
@@ -40,7 +52,8 @@
  *
  * opp_badinput runs every export against every kind of bad or missing
  * input, and asserts the contract's error, that nothing changed (neither
- * the device's own state nor a bystander table) and that the call logged
+ * the device's own state nor a bystander table, which must still match
+ * its model and have told its listener nothing) and that the call logged
  * at most one line. What it does not run: an updater called from atomic
  * context. Every updater starts with might_sleep(), so with
  * CONFIG_DEBUG_ATOMIC_SLEEP the call prints "BUG: sleeping function
@@ -59,23 +72,29 @@
 #include <linux/cpufreq.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/kmsg_dump.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
-#include "../opp.h"
+#include "opp_fixture.h"
 
-#define MHZ		1000000UL
 #define NRATES		6
 
-/* The universe of the test devices: a rate's voltage is a function of it. */
+/*
+ * The rates of the test devices; a rate's voltage is a function of it.
+ * Their universe, every rate a case here adds or asks for (and each one's
+ * upper neighbour), is what a snapshot probes.
+ */
 static unsigned long robust_rate(unsigned int i)
 {
-	return (i + 1) * 100 * MHZ;
+	return (i + 1) * 100 * HZ_PER_MHZ;
 }
 
 static unsigned long robust_volt(unsigned long rate)
@@ -83,38 +102,175 @@ static unsigned long robust_volt(unsigned long rate)
 	return 800000 + rate / 10000;
 }
 
-struct robust_dev {
-	struct device dev;
-	atomic_t *released;
+#define ROBUST_NUNIV	(2 * NRATES + 3)
+
+static unsigned long robust_universe(unsigned int i)
+{
+	if (i == 0)
+		return 1;
+	if (i == 1)
+		return robust_rate(0) - 1;
+	if (i == ROBUST_NUNIV - 1)
+		return ULONG_MAX;
+	i -= 2;
+	return robust_rate(i / 2) + i % 2;
+}
+
+struct robust_opp {
+	unsigned long rate;
+	unsigned long u_volt;
+	bool available;
 };
+
+/*
+ * The test's own model of a table: what the contract says the library
+ * holds, kept sorted by the same calls, never read back from the library.
+ * No OPP is no table.
+ */
+struct robust_model {
+	unsigned int n;
+	struct robust_opp opp[ROBUST_NUNIV];
+};
+
+static int robust_model_find(const struct robust_model *m, unsigned long rate)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->opp[i].rate == rate)
+			return i;
+	return -1;
+}
+
+/* opp_add()'s rule: new, identical (nothing to do), or a conflict. */
+static int robust_model_check_add(const struct robust_model *m,
+				  unsigned long rate, unsigned long u_volt)
+{
+	int i = robust_model_find(m, rate);
+
+	if (i < 0)
+		return 1;
+	return m->opp[i].u_volt == u_volt && m->opp[i].available ? 0 : -EEXIST;
+}
+
+static void robust_model_insert(struct robust_model *m, unsigned long rate,
+				unsigned long u_volt)
+{
+	unsigned int i = m->n;
+
+	while (i && m->opp[i - 1].rate > rate) {
+		m->opp[i] = m->opp[i - 1];
+		i--;
+	}
+	m->opp[i] = (struct robust_opp){ rate, u_volt, true };
+	m->n++;
+}
+
+static int robust_model_add(struct robust_model *m, unsigned long rate,
+			    unsigned long u_volt)
+{
+	int ret = robust_model_check_add(m, rate, u_volt);
+
+	if (ret > 0)
+		robust_model_insert(m, rate, u_volt);
+	return ret > 0 ? 0 : ret;
+}
+
+static int robust_model_remove(struct robust_model *m, unsigned long rate)
+{
+	int i = robust_model_find(m, rate);
+
+	if (i < 0)
+		return -ENODEV;
+	m->n--;
+	memmove(&m->opp[i], &m->opp[i + 1], (m->n - i) * sizeof(m->opp[0]));
+	return 0;
+}
+
+static int robust_model_set(struct robust_model *m, unsigned long rate,
+			    bool available)
+{
+	int i = robust_model_find(m, rate);
+
+	if (i < 0)
+		return -ENODEV;
+	m->opp[i].available = available;
+	return 0;
+}
+
+struct robust_event {
+	unsigned long event;
+	struct opp_info info;
+};
+
+#define ROBUST_MAX_EVENTS	16
+
+/* A notifier that records what it is told. */
+struct robust_listener {
+	struct notifier_block nb;
+	unsigned int n;
+	struct robust_event ev[ROBUST_MAX_EVENTS];
+};
+
+static int robust_listen(struct notifier_block *nb, unsigned long event,
+			 void *data)
+{
+	struct robust_listener *l = container_of(nb, struct robust_listener, nb);
+	const struct opp_info *info = data;
+
+	if (l->n < ROBUST_MAX_EVENTS)
+		l->ev[l->n] = (struct robust_event){ event, *info };
+	l->n++;
+	return NOTIFY_OK;
+}
+
+/*
+ * The events that take a table from @a to @b, in rate order (the order in
+ * which the library walks its array): what a listener must be told.
+ */
+static unsigned int robust_model_events(const struct robust_model *a,
+					const struct robust_model *b,
+					struct robust_event *ev)
+{
+	unsigned int i = 0, j = 0, n = 0;
+	const struct robust_opp *o;
+	unsigned long event;
+
+	while (i < a->n || j < b->n) {
+		if (j == b->n || (i < a->n && a->opp[i].rate < b->opp[j].rate)) {
+			o = &a->opp[i++];
+			event = OPP_EVENT_REMOVE;
+		} else if (i == a->n || b->opp[j].rate < a->opp[i].rate) {
+			o = &b->opp[j++];
+			event = OPP_EVENT_ADD;
+		} else {
+			o = &b->opp[j];
+			event = o->available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE;
+			if (a->opp[i++].available == b->opp[j++].available)
+				continue;
+		}
+		if (n < ROBUST_MAX_EVENTS)
+			ev[n] = (struct robust_event){
+				event, { o->rate, o->u_volt, o->available },
+			};
+		n++;
+	}
+	return n;
+}
 
 struct robust_ctx {
 	struct device *dev;		/* the device under test */
 	struct device *bystander;	/* a populated table that must not move */
+	struct robust_model model;	/* what dev's table must hold */
+	struct robust_model by_model;	/* and the bystander's */
+	struct robust_listener listener;	/* on dev's table, if watching */
+	bool watching;
+	struct robust_listener by_listener;	/* on the bystander's */
+	unsigned int refs;		/* dev's references without a table */
 	atomic_t released;
 };
 
-static void robust_dev_release(struct device *dev)
-{
-	struct robust_dev *rd = container_of(dev, struct robust_dev, dev);
-
-	atomic_inc(rd->released);
-	kfree(rd);
-}
-
-static struct device *robust_dev_new(struct kunit *test, const char *name,
-				     atomic_t *released)
-{
-	struct robust_dev *rd = kzalloc(sizeof(*rd), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, rd);
-	device_initialize(&rd->dev);
-	rd->dev.release = robust_dev_release;
-	rd->released = released;
-	KUNIT_ASSERT_EQ(test, dev_set_name(&rd->dev, "%s", name), 0);
-	return &rd->dev;
-}
-
+/* The first @n rates into @dev's table. */
 static void robust_fill(struct kunit *test, struct device *dev, unsigned int n)
 {
 	unsigned int i;
@@ -124,6 +280,17 @@ static void robust_fill(struct kunit *test, struct device *dev, unsigned int n)
 					      robust_volt(robust_rate(i))), 0);
 }
 
+/* The same, into a table and its model. */
+static void robust_model_fill(struct kunit *test, struct device *dev,
+			      struct robust_model *m, unsigned int n)
+{
+	unsigned int i;
+
+	robust_fill(test, dev, n);
+	for (i = 0; i < n; i++)
+		robust_model_add(m, robust_rate(i), robust_volt(robust_rate(i)));
+}
+
 static int robust_init(struct kunit *test)
 {
 	struct robust_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
@@ -131,11 +298,17 @@ static int robust_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	atomic_set(&ctx->released, 0);
 	test->priv = ctx;
-	ctx->dev = robust_dev_new(test, "opp-robust-dut", &ctx->released);
-	ctx->bystander = robust_dev_new(test, "opp-robust-bystander",
-					&ctx->released);
-	robust_fill(test, ctx->bystander, NRATES);
+	ctx->dev = fixture_dev_new(test, "opp-robust-dut", &ctx->released);
+	ctx->refs = kref_read(&ctx->dev->kobj.kref);
+	ctx->bystander = fixture_dev_new(test, "opp-robust-bystander",
+					 &ctx->released);
+	robust_model_fill(test, ctx->bystander, &ctx->by_model, NRATES);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->bystander, robust_rate(2)), 0);
+	robust_model_set(&ctx->by_model, robust_rate(2), false);
+	ctx->listener.nb.notifier_call = robust_listen;
+	ctx->by_listener.nb.notifier_call = robust_listen;
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->bystander,
+						    &ctx->by_listener.nb), 0);
 	return 0;
 }
 
@@ -153,154 +326,227 @@ static void robust_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->released), 2);
 }
 
-/* What a caller can observe of a device's table, plus its refcount. */
-struct robust_snap {
-	int count;			/* opp_get_opp_count(), or its error */
-	unsigned int refs;
-	struct {
-		bool present;
-		bool available;
-		unsigned long u_volt;
-	} e[NRATES + 2];
-};
+/*
+ * The library's debugfs view. kernel_read() refuses a debugfs file (its
+ * proxy has .read, not .read_iter), so the file is opened as a reader
+ * opens it and rendered through its own seq_file operations into a
+ * buffer of ours, which seq_release() frees with the file.
+ */
+#define ROBUST_VIEW	"/sys/kernel/debug/opp_library/tables"
+#define ROBUST_VIEW_MAX	(4 * ROBUST_NUNIV)
 
-/* The universe plus the extremes a test may add: 1 Hz and ULONG_MAX. */
-static unsigned long robust_snap_rate(unsigned int i)
+static int robust_render(struct file *f, size_t size)
 {
-	if (i == NRATES)
-		return 1;
-	if (i == NRATES + 1)
-		return ULONG_MAX;
-	return robust_rate(i);
+	struct seq_file *m = f->private_data;
+	loff_t pos = 0;
+	void *p;
+
+	kvfree(m->buf);
+	m->buf = kvmalloc(size, GFP_KERNEL);
+	if (!m->buf)
+		return -ENOMEM;
+	m->size = size;
+	m->count = 0;
+	p = m->op->start(m, &pos);
+	while (!IS_ERR_OR_NULL(p) && !m->op->show(m, p) &&
+	       !seq_has_overflowed(m))
+		p = m->op->next(m, p, &pos);
+	m->op->stop(m, p);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	return seq_has_overflowed(m) ? -EOVERFLOW : 0;
 }
 
-static void robust_snapshot(struct device *dev, struct robust_snap *s)
+/* @dev's lines of the view, parsed into @v; their number or -errno. */
+static int robust_view(struct device *dev, struct robust_opp *v)
 {
-	struct opp *opp;
+	char name[32], avail[4], *line, *next;
+	struct robust_opp o;
+	struct seq_file *m;
+	struct file *f;
+	size_t size;
+	int ret, n = 0;
+
+	f = filp_open(ROBUST_VIEW, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	for (size = PAGE_SIZE; ; size *= 2) {
+		ret = robust_render(f, size);
+		if (ret != -EOVERFLOW || size >= SZ_1M)
+			break;
+	}
+	m = f->private_data;
+	if (!ret && m->count == m->size)
+		ret = -EOVERFLOW;
+	if (!ret) {
+		m->buf[m->count] = '\0';
+		for (line = m->buf; line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			if (sscanf(line, "%31s %lu %lu %3s", name, &o.rate,
+				   &o.u_volt, avail) != 4 ||
+			    strcmp(name, dev_name(dev)))
+				continue;
+			if (n == ROBUST_VIEW_MAX) {
+				ret = -E2BIG;
+				break;
+			}
+			o.available = !strcmp(avail, "yes");
+			v[n++] = o;
+		}
+	}
+	filp_close(f, NULL);
+	return ret ?: n;
+}
+
+/*
+ * Everything a caller can observe of a device's table: each OPP of the
+ * universe, found by opp_lookup_exact() (opp_find_freq_exact() copied
+ * out) with either availability, so that a disabled OPP's voltage shows
+ * too; the count of available OPPs; the device's reference count; the
+ * events its listener got; and the table's lines in the debugfs view,
+ * which would also show an OPP outside the universe.
+ */
+struct robust_snap {
+	int count;		/* opp_get_opp_count(), or its error */
+	unsigned int refs;
+	unsigned int events;
+	unsigned int n;		/* OPPs found, either availability */
+	struct robust_opp opp[ROBUST_NUNIV];
+	int nview;		/* lines in the view, or its error */
+	struct robust_opp view[ROBUST_VIEW_MAX];
+};
+
+static void robust_snapshot(struct device *dev, struct robust_listener *l,
+			    struct robust_snap *s)
+{
+	struct opp_info info;
+	unsigned long rate;
 	unsigned int i;
 
 	memset(s, 0, sizeof(*s));
 	s->refs = kref_read(&dev->kobj.kref);
-	rcu_read_lock();
-	s->count = opp_get_opp_count(dev);
-	for (i = 0; i < ARRAY_SIZE(s->e); i++) {
-		opp = opp_find_freq_exact(dev, robust_snap_rate(i), true);
-		if (!IS_ERR(opp)) {
-			s->e[i].present = true;
-			s->e[i].available = true;
-			s->e[i].u_volt = opp_get_voltage(opp);
+	s->events = l ? l->n : 0;
+	s->count = fixture_count(dev);
+	for (i = 0; i < ROBUST_NUNIV; i++) {
+		rate = robust_universe(i);
+		if (opp_lookup_exact(dev, rate, true, &info) &&
+		    opp_lookup_exact(dev, rate, false, &info))
 			continue;
-		}
-		opp = opp_find_freq_exact(dev, robust_snap_rate(i), false);
-		s->e[i].present = !IS_ERR(opp);
+		s->opp[s->n++] = (struct robust_opp){
+			info.rate, info.u_volt, info.available,
+		};
 	}
-	rcu_read_unlock();
+	s->nview = robust_view(dev, s->view);
 }
 
+static void robust_expect_opps(struct kunit *test, const char *what,
+			       const char *whose, unsigned int n,
+			       const struct robust_opp *a,
+			       const struct robust_opp *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a[i].rate, b[i].rate,
+				    "%s: %s OPP %u rate", what, whose, i);
+		KUNIT_EXPECT_EQ_MSG(test, a[i].u_volt, b[i].u_volt,
+				    "%s: %s OPP %u voltage", what, whose, i);
+		KUNIT_EXPECT_EQ_MSG(test, a[i].available, b[i].available,
+				    "%s: %s OPP %u availability", what, whose, i);
+	}
+}
+
+/* Nothing observable changed between @a and @b. */
 static void robust_expect_snap(struct kunit *test,
 			       const struct robust_snap *a,
 			       const struct robust_snap *b, const char *what)
 {
-	unsigned int i;
-
 	KUNIT_EXPECT_EQ_MSG(test, a->count, b->count, "%s: count", what);
 	KUNIT_EXPECT_EQ_MSG(test, a->refs, b->refs, "%s: device refs", what);
-	for (i = 0; i < ARRAY_SIZE(a->e); i++) {
-		KUNIT_EXPECT_EQ_MSG(test, a->e[i].present, b->e[i].present,
-				    "%s: rate %lu present", what,
-				    robust_snap_rate(i));
-		KUNIT_EXPECT_EQ_MSG(test, a->e[i].available, b->e[i].available,
-				    "%s: rate %lu available", what,
-				    robust_snap_rate(i));
-		KUNIT_EXPECT_EQ_MSG(test, a->e[i].u_volt, b->e[i].u_volt,
-				    "%s: rate %lu voltage", what,
-				    robust_snap_rate(i));
+	KUNIT_EXPECT_EQ_MSG(test, a->events, b->events, "%s: events", what);
+	KUNIT_EXPECT_EQ_MSG(test, a->n, b->n, "%s: OPPs", what);
+	KUNIT_EXPECT_EQ_MSG(test, a->nview, b->nview, "%s: debugfs lines", what);
+	robust_expect_opps(test, what, "found", min(a->n, b->n), a->opp, b->opp);
+	if (a->nview > 0 && a->nview == b->nview)
+		robust_expect_opps(test, what, "debugfs", a->nview, a->view,
+				   b->view);
+}
+
+/* @s shows what @m holds, with @refs references on the device without it. */
+static void robust_expect_model(struct kunit *test, const struct robust_snap *s,
+				const struct robust_model *m, unsigned int refs,
+				const char *what)
+{
+	unsigned int i;
+	int avail = 0;
+
+	for (i = 0; i < m->n; i++)
+		avail += m->opp[i].available;
+	KUNIT_EXPECT_EQ_MSG(test, s->count, m->n ? avail : -ENODEV,
+			    "%s: count", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->refs, refs + !!m->n, "%s: device refs",
+			    what);
+	KUNIT_EXPECT_EQ_MSG(test, s->n, m->n, "%s: OPPs", what);
+	KUNIT_EXPECT_EQ_MSG(test, s->nview, (int)m->n, "%s: debugfs lines",
+			    what);
+	robust_expect_opps(test, what, "found", min(s->n, m->n), s->opp, m->opp);
+	if (s->nview == (int)m->n)
+		robust_expect_opps(test, what, "debugfs", m->n, s->view, m->opp);
+}
+
+/* @l got exactly the events that take @a to @b, since it had @from. */
+static void robust_expect_events(struct kunit *test,
+				 const struct robust_listener *l,
+				 unsigned int from, const struct robust_model *a,
+				 const struct robust_model *b, const char *what)
+{
+	struct robust_event want[ROBUST_MAX_EVENTS];
+	unsigned int i, n = robust_model_events(a, b, want);
+	const struct robust_event *got = &l->ev[from];
+
+	KUNIT_ASSERT_LE(test, from + n, (unsigned int)ROBUST_MAX_EVENTS);
+	KUNIT_EXPECT_EQ_MSG(test, l->n - from, n, "%s: events", what);
+	for (i = 0; i < min(n, l->n - from); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, got[i].event, want[i].event,
+				    "%s: event %u", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, got[i].info.rate, want[i].info.rate,
+				    "%s: event %u rate", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, got[i].info.u_volt,
+				    want[i].info.u_volt,
+				    "%s: event %u voltage", what, i);
+		KUNIT_EXPECT_EQ_MSG(test, got[i].info.available,
+				    want[i].info.available,
+				    "%s: event %u availability", what, i);
 	}
 }
 
 /* ---- opp_faults ---- */
 
-struct robust_fault_path {
-	const char *name;
-	/* Bring ctx->dev to the state the call starts from. */
-	void (*setup)(struct kunit *test, struct device *dev);
-	int (*call)(struct device *dev);
-	unsigned int sites;	/* allocation sites of the library's own */
+enum robust_op {
+	R_ADD, R_REMOVE, R_REMOVE_TABLE, R_ENABLE, R_DISABLE, R_CPUFREQ,
+	R_REGISTER, R_OF,
 };
 
-static void robust_setup_empty(struct kunit *test, struct device *dev)
-{
-}
-
-static void robust_setup_three(struct kunit *test, struct device *dev)
-{
-	robust_fill(test, dev, 3);
-}
-
-static void robust_setup_one(struct kunit *test, struct device *dev)
-{
-	robust_fill(test, dev, 1);
-}
-
-static int robust_call_add_first(struct device *dev)
-{
-	return opp_add(dev, robust_rate(0), robust_volt(robust_rate(0)));
-}
-
-static int robust_call_add_insert(struct device *dev)
-{
-	return opp_add(dev, robust_rate(4), robust_volt(robust_rate(4)));
-}
-
-static int robust_call_add_same(struct device *dev)
-{
-	return opp_add(dev, robust_rate(1), robust_volt(robust_rate(1)));
-}
-
-static int robust_call_remove_middle(struct device *dev)
-{
-	return opp_remove(dev, robust_rate(1));
-}
-
-static int robust_call_remove_last(struct device *dev)
-{
-	return opp_remove(dev, robust_rate(0));
-}
-
-static int robust_call_remove_table(struct device *dev)
-{
-	return opp_remove_table(dev);
-}
-
-static int robust_call_disable(struct device *dev)
-{
-	return opp_disable(dev, robust_rate(2));
-}
-
-static int robust_call_enable(struct device *dev)
-{
-	int ret = opp_disable(dev, robust_rate(2));
-
-	return ret ? ret : opp_enable(dev, robust_rate(2));
-}
+/* The rates the device tree node of the fault paths lists, unsorted. */
+static const unsigned int robust_of_idx[] = { 5, 0, 4 };
 
 /*
- * The cpufreq table is not part of the OPP table: on success it is checked
- * and freed here, and -ENOMEM must leave the out-pointer alone.
+ * A call that may fail an allocation, and the state it starts from: the
+ * first @fill rates, @disabled (an index + 1, or 0) disabled, a device
+ * tree node if @of, another notifier on the table if @second_nb.
  */
-static int robust_call_cpufreq(struct device *dev)
-{
-	struct cpufreq_frequency_table *ft = ERR_PTR(-EFAULT);
-	int ret = opp_init_cpufreq_table(dev, &ft);
-
-	if (ret)
-		return ft == ERR_PTR(-EFAULT) ? ret : -EFAULT;
-	if (ft[0].frequency != robust_rate(0) / 1000 ||
-	    ft[3].frequency != CPUFREQ_TABLE_END)
-		ret = -EFAULT;
-	opp_free_cpufreq_table(dev, &ft);
-	return ret;
-}
+struct robust_fault_path {
+	const char *name;
+	unsigned int fill;
+	unsigned int disabled;
+	bool of;
+	bool second_nb;
+	enum robust_op op;
+	unsigned int idx;	/* the rate @op works on */
+	unsigned int sites;	/* allocation sites of the library's own */
+};
 
 static int robust_nb_call(struct notifier_block *nb, unsigned long event,
 			  void *data)
@@ -310,6 +556,32 @@ static int robust_nb_call(struct notifier_block *nb, unsigned long event,
 
 static struct notifier_block robust_nb = { .notifier_call = robust_nb_call };
 static struct notifier_block robust_nb2 = { .notifier_call = robust_nb_call };
+
+/*
+ * The cpufreq table is not part of the OPP table: on success it is checked
+ * against @m and freed here, and -ENOMEM must leave the out-pointer alone.
+ */
+static int robust_call_cpufreq(struct device *dev, const struct robust_model *m)
+{
+	struct cpufreq_frequency_table *ft = ERR_PTR(-EFAULT);
+	int ret = opp_init_cpufreq_table(dev, &ft);
+	unsigned int i, j = 0;
+
+	if (ret)
+		return ft == ERR_PTR(-EFAULT) ? ret : -EFAULT;
+	for (i = 0; i < m->n; i++) {
+		if (!m->opp[i].available)
+			continue;
+		if (ft[j].frequency != m->opp[i].rate / HZ_PER_KHZ ||
+		    ft[j].driver_data != j || ft[j].flags)
+			ret = -EFAULT;
+		j++;
+	}
+	if (ft[j].frequency != CPUFREQ_TABLE_END)
+		ret = -EFAULT;
+	opp_free_cpufreq_table(dev, &ft);
+	return ret;
+}
 
 /* A failed registration must not leave @nb on the chain. */
 static int robust_call_register(struct device *dev)
@@ -321,64 +593,129 @@ static int robust_call_register(struct device *dev)
 	return ret;
 }
 
-static void robust_setup_three_nb(struct kunit *test, struct device *dev)
+static void robust_attach_of(struct kunit *test, struct device *dev)
 {
-	robust_fill(test, dev, 3);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &robust_nb2), 0);
-}
-
-/* A detached device tree node carrying an operating-points property. */
-struct robust_of_node {
-	struct device_node np;
-	struct property prop;
-	__be32 cells[2 * NRATES];
-};
-
-/* Rates 0, 4 and 5 of the universe, as <kHz uV> pairs. */
-static void robust_setup_of(struct kunit *test, struct device *dev)
-{
-	struct robust_of_node *of = kunit_kzalloc(test, sizeof(*of), GFP_KERNEL);
-	static const unsigned int idx[] = { 5, 0, 4 };
+	u32 cells[2 * ARRAY_SIZE(robust_of_idx)];
+	unsigned long rate;
 	unsigned int i;
 
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, of);
-	for (i = 0; i < ARRAY_SIZE(idx); i++) {
-		of->cells[2 * i] = cpu_to_be32(robust_rate(idx[i]) / 1000);
-		of->cells[2 * i + 1] = cpu_to_be32(robust_volt(robust_rate(idx[i])));
+	for (i = 0; i < ARRAY_SIZE(robust_of_idx); i++) {
+		rate = robust_rate(robust_of_idx[i]);
+		cells[2 * i] = rate / HZ_PER_KHZ;
+		cells[2 * i + 1] = robust_volt(rate);
 	}
-	of->np.full_name = "opp-robust-node";
-	of->prop.name = "operating-points";
-	of->prop.length = 2 * ARRAY_SIZE(idx) * sizeof(__be32);
-	of->prop.value = of->cells;
-	of->np.properties = &of->prop;
-	dev->of_node = &of->np;
+	fixture_of_attach(test, dev, cells, ARRAY_SIZE(cells));
 }
 
-static void robust_setup_of_three(struct kunit *test, struct device *dev)
+/* The call, on the library. */
+static int robust_call(const struct robust_fault_path *p, struct device *dev,
+		       const struct robust_model *m)
 {
-	robust_setup_of(test, dev);
-	robust_fill(test, dev, 3);
+	unsigned long rate = robust_rate(p->idx);
+
+	switch (p->op) {
+	case R_ADD:
+		return opp_add(dev, rate, robust_volt(rate));
+	case R_REMOVE:
+		return opp_remove(dev, rate);
+	case R_REMOVE_TABLE:
+		return opp_remove_table(dev);
+	case R_ENABLE:
+		return opp_enable(dev, rate);
+	case R_DISABLE:
+		return opp_disable(dev, rate);
+	case R_CPUFREQ:
+		return robust_call_cpufreq(dev, m);
+	case R_REGISTER:
+		return robust_call_register(dev);
+	default:
+		return opp_of_add_table(dev);
+	}
 }
 
-static int robust_call_of(struct device *dev)
+/* The same call, on the model: what the contract says it returns. */
+static int robust_model_call(const struct robust_fault_path *p,
+			     struct robust_model *m)
 {
-	return opp_of_add_table(dev);
+	unsigned long rate = robust_rate(p->idx);
+	unsigned int i;
+	int ret;
+
+	switch (p->op) {
+	case R_ADD:
+		return robust_model_add(m, rate, robust_volt(rate));
+	case R_REMOVE:
+		return robust_model_remove(m, rate);
+	case R_REMOVE_TABLE:
+		ret = m->n ? 0 : -ENODEV;
+		m->n = 0;
+		return ret;
+	case R_ENABLE:
+	case R_DISABLE:
+		return robust_model_set(m, rate, p->op == R_ENABLE);
+	case R_CPUFREQ:
+	case R_REGISTER:
+		return m->n ? 0 : -ENODEV;
+	default:
+		/* All or nothing: check every point before adding any. */
+		for (i = 0; i < ARRAY_SIZE(robust_of_idx); i++) {
+			rate = robust_rate(robust_of_idx[i]);
+			ret = robust_model_check_add(m, rate, robust_volt(rate));
+			if (ret < 0)
+				return ret;
+		}
+		for (i = 0; i < ARRAY_SIZE(robust_of_idx); i++) {
+			rate = robust_rate(robust_of_idx[i]);
+			robust_model_add(m, rate, robust_volt(rate));
+		}
+		return 0;
+	}
+}
+
+/*
+ * Bring ctx->dev and its model to the path's starting state and, where
+ * the table exists and the call is not the first registration (a
+ * listener's own registration would take that allocation), watch it.
+ */
+static void robust_setup(struct kunit *test, struct robust_ctx *ctx,
+			 const struct robust_fault_path *p)
+{
+	unsigned long rate;
+
+	ctx->model.n = 0;
+	if (p->of)
+		robust_attach_of(test, ctx->dev);
+	robust_model_fill(test, ctx->dev, &ctx->model, p->fill);
+	if (p->disabled) {
+		rate = robust_rate(p->disabled - 1);
+		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, rate), 0);
+		robust_model_set(&ctx->model, rate, false);
+	}
+	if (p->second_nb)
+		KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev,
+							    &robust_nb2), 0);
+	ctx->listener.n = 0;
+	ctx->watching = p->fill && !(p->op == R_REGISTER && !p->second_nb);
+	if (ctx->watching)
+		KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev,
+							    &ctx->listener.nb),
+				0);
 }
 
 static const struct robust_fault_path robust_fault_paths[] = {
-	{ "add first", robust_setup_empty, robust_call_add_first, 2 },
-	{ "add insert", robust_setup_three, robust_call_add_insert, 1 },
-	{ "add identical", robust_setup_three, robust_call_add_same, 0 },
-	{ "remove middle", robust_setup_three, robust_call_remove_middle, 1 },
-	{ "remove last", robust_setup_one, robust_call_remove_last, 0 },
-	{ "remove table", robust_setup_three, robust_call_remove_table, 0 },
-	{ "disable", robust_setup_three, robust_call_disable, 0 },
-	{ "enable", robust_setup_three, robust_call_enable, 0 },
-	{ "cpufreq table", robust_setup_three, robust_call_cpufreq, 1 },
-	{ "register notifier", robust_setup_three, robust_call_register, 1 },
-	{ "register second notifier", robust_setup_three_nb, robust_call_register, 0 },
-	{ "of table, first", robust_setup_of, robust_call_of, 4 },
-	{ "of table, into a table", robust_setup_of_three, robust_call_of, 3 },
+	{ "add first", .op = R_ADD, .sites = 2 },
+	{ "add insert", 3, .op = R_ADD, .idx = 4, .sites = 1 },
+	{ "add identical", 3, .op = R_ADD, .idx = 1 },
+	{ "remove middle", 3, .op = R_REMOVE, .idx = 1, .sites = 1 },
+	{ "remove last", 1, .op = R_REMOVE },
+	{ "remove table", 3, 2, .op = R_REMOVE_TABLE },
+	{ "disable", 3, .op = R_DISABLE, .idx = 2 },
+	{ "enable", 3, 3, .op = R_ENABLE, .idx = 2 },
+	{ "cpufreq table", 3, 2, .op = R_CPUFREQ, .sites = 1 },
+	{ "register notifier", 3, .op = R_REGISTER, .sites = 1 },
+	{ "register second notifier", 3, .second_nb = true, .op = R_REGISTER },
+	{ "of table, first", .of = true, .op = R_OF, .sites = 4 },
+	{ "of table, into a table", 3, .of = true, .op = R_OF, .sites = 3 },
 };
 
 static void robust_fault_desc(const struct robust_fault_path *p, char *desc)
@@ -388,52 +725,73 @@ static void robust_fault_desc(const struct robust_fault_path *p, char *desc)
 
 KUNIT_ARRAY_PARAM(robust_fault, robust_fault_paths, robust_fault_desc);
 
-/* The nth allocation of @call fails; returns its result, *@hit if it did. */
+/* The nth allocation of the call fails; returns its result, *@hit if it did. */
 static int robust_call_failing(const struct robust_fault_path *p,
-			       struct device *dev, unsigned int nth,
+			       struct robust_ctx *ctx, unsigned int nth,
 			       bool *hit)
 {
 	int ret;
 
 	WRITE_ONCE(current->fail_nth, nth);
-	ret = p->call(dev);
+	ret = robust_call(p, ctx->dev, &ctx->model);
 	*hit = !READ_ONCE(current->fail_nth);
 	WRITE_ONCE(current->fail_nth, 0);
 	return ret;
 }
 
+/*
+ * Every n-th allocation of the call fails in turn. -ENOMEM must leave
+ * everything as it was, nothing told; any other outcome must be the
+ * model's, result and events included.
+ */
 static void robust_test_fault_path(struct kunit *test)
 {
 	const struct robust_fault_path *p = test->param_value;
 	struct robust_ctx *ctx = test->priv;
-	struct robust_snap before, after, want;
+	struct robust_snap *before, *after;
+	struct robust_model *want;
 	unsigned int nth, enomem = 0;
 	bool hit = true;
-	int ret;
+	int ret, want_ret;
 
-	/* The result without any failure, for the recovered cases. */
-	p->setup(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, p->call(ctx->dev), 0);
-	robust_snapshot(ctx->dev, &want);
-	opp_remove_table(ctx->dev);
-
-	for (nth = 1; hit && nth < 200; nth++) {
-		p->setup(test, ctx->dev);
-		robust_snapshot(ctx->dev, &before);
-		ret = robust_call_failing(p, ctx->dev, nth, &hit);
-		robust_snapshot(ctx->dev, &after);
-		if (!hit) {
-			/* Fewer than nth allocations: the call is covered. */
-			KUNIT_EXPECT_EQ(test, ret, 0);
-			robust_expect_snap(test, &after, &want, p->name);
-		} else if (ret == -ENOMEM) {
-			enomem++;
-			robust_expect_snap(test, &after, &before, p->name);
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, before);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, want);
+	for (nth = 0; hit && nth < 200; nth++) {
+		robust_setup(test, ctx, p);
+		*want = ctx->model;
+		want_ret = robust_model_call(p, want);
+		robust_snapshot(ctx->dev, &ctx->listener, before);
+		robust_expect_model(test, before, &ctx->model, ctx->refs,
+				    "setup");
+		/* nth 0: no failure, the reference run. */
+		if (nth) {
+			ret = robust_call_failing(p, ctx, nth, &hit);
 		} else {
-			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u",
-					    p->name, nth);
-			robust_expect_snap(test, &after, &want, p->name);
+			ret = robust_call(p, ctx->dev, &ctx->model);
+			KUNIT_ASSERT_EQ(test, ret, 0);
 		}
+		robust_snapshot(ctx->dev, &ctx->listener, after);
+		if (hit && ret == -ENOMEM) {
+			enomem++;
+			robust_expect_snap(test, after, before, p->name);
+		} else {
+			/*
+			 * Not failed: fewer than nth allocations, or one of a
+			 * debug facility's that it recovered from.
+			 */
+			KUNIT_EXPECT_EQ_MSG(test, ret, want_ret,
+					    "%s, allocation %u", p->name, nth);
+			robust_expect_model(test, after, want, ctx->refs,
+					    p->name);
+			if (ctx->watching)
+				robust_expect_events(test, &ctx->listener, 0,
+						     &ctx->model, want, p->name);
+		}
+		ctx->dev->of_node = NULL;
 		opp_remove_table(ctx->dev);
 	}
 	KUNIT_EXPECT_FALSE_MSG(test, hit, "%s: still allocating at %u", p->name,
@@ -443,9 +801,10 @@ static void robust_test_fault_path(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, enomem, p->sites,
 			    "%s: -ENOMEM count is not the number of sites",
 			    p->name);
-	/* The bystander never moved. */
-	robust_snapshot(ctx->bystander, &after);
-	KUNIT_EXPECT_EQ(test, after.count, NRATES - 1);
+	/* The bystander never moved, and was told nothing. */
+	robust_snapshot(ctx->bystander, &ctx->by_listener, after);
+	robust_expect_model(test, after, &ctx->by_model, ctx->refs, "bystander");
+	KUNIT_EXPECT_EQ(test, after->events, 0U);
 }
 
 /*
@@ -573,6 +932,7 @@ struct robust_cell {
 	int (*call)(struct device *dev);
 	bool ignores_dev_kind;	/* -EINVAL whatever the device */
 	bool always_ok;		/* no error to report: 0 whatever the device */
+	bool pointers_only;	/* a valid call on a real device: not run there */
 };
 
 static int robust_ptr_ret(struct opp *opp)
@@ -600,6 +960,11 @@ static int robust_bi_remove_table(struct device *dev)
 	return opp_remove_table(dev);
 }
 
+static int robust_bi_add(struct device *dev)
+{
+	return opp_add(dev, robust_rate(0), robust_volt(robust_rate(0)));
+}
+
 static int robust_bi_add_zero(struct device *dev)
 {
 	return opp_add(dev, 0, robust_volt(0));
@@ -607,12 +972,8 @@ static int robust_bi_add_zero(struct device *dev)
 
 static int robust_bi_exact(struct device *dev, unsigned long f, bool avail)
 {
-	int ret;
-
-	rcu_read_lock();
-	ret = robust_ptr_ret(opp_find_freq_exact(dev, f, avail));
-	rcu_read_unlock();
-	return ret;
+	return robust_ptr_ret(fixture_find(dev, avail ? FIXTURE_EXACT :
+					   FIXTURE_EXACT_OFF, f).opp);
 }
 
 static int robust_bi_exact_0(struct device *dev)
@@ -674,16 +1035,6 @@ static int robust_bi_floor_null(struct device *dev)
 
 	rcu_read_lock();
 	ret = robust_ptr_ret(opp_find_freq_floor(dev, NULL));
-	rcu_read_unlock();
-	return ret;
-}
-
-static int robust_bi_count(struct device *dev)
-{
-	int ret;
-
-	rcu_read_lock();
-	ret = opp_get_opp_count(dev);
 	rcu_read_unlock();
 	return ret;
 }
@@ -791,6 +1142,7 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_disable", robust_bi_disable },
 	{ "opp_remove", robust_bi_remove },
 	{ "opp_remove_table", robust_bi_remove_table },
+	{ "opp_add", robust_bi_add, false, false, true },
 	{ "opp_add(0 Hz)", robust_bi_add_zero, true },
 	{ "opp_find_freq_exact(0)", robust_bi_exact_0 },
 	{ "opp_find_freq_exact(ULONG_MAX, false)", robust_bi_exact_max_disabled },
@@ -800,7 +1152,7 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_find_freq_floor(ULONG_MAX)", robust_bi_floor_max },
 	{ "opp_find_freq_ceil(NULL)", robust_bi_ceil_null, true },
 	{ "opp_find_freq_floor(NULL)", robust_bi_floor_null, true },
-	{ "opp_get_opp_count", robust_bi_count },
+	{ "opp_get_opp_count", fixture_count },
 	{ "opp_init_cpufreq_table", robust_bi_cpufreq },
 	{ "opp_init_cpufreq_table(NULL)", robust_bi_cpufreq_null, true },
 	{ "opp_free_cpufreq_table", robust_bi_free_cpufreq, false, true },
@@ -840,14 +1192,19 @@ static void robust_test_bad_device(struct kunit *test)
 {
 	const enum robust_kind *k = test->param_value;
 	struct robust_ctx *ctx = test->priv;
-	struct robust_snap by0, by1, own0, own1;
 	struct device *dev = robust_kind_dev(test, ctx, *k);
+	struct robust_snap *own0, *snap;
 	unsigned int i, lines;
 	int ret;
 
-	robust_snapshot(ctx->bystander, &by0);
-	robust_snapshot(ctx->dev, &own0);
+	own0 = kunit_kzalloc(test, sizeof(*own0), GFP_KERNEL);
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, own0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, snap);
+	robust_snapshot(ctx->dev, NULL, own0);
 	for (i = 0; i < ARRAY_SIZE(robust_cells); i++) {
+		if (robust_cells[i].pointers_only && *k > K_ERR_MAX)
+			continue;
 		robust_log_sync();
 		ret = robust_cells[i].call(dev);
 		lines = robust_log_lines();
@@ -858,33 +1215,39 @@ static void robust_test_bad_device(struct kunit *test)
 				    "%s on %s logged %u lines: '%s' '%s'",
 				    robust_cells[i].name, robust_kind_name[*k], lines,
 				    robust_log_last[0], robust_log_last[1]);
-		robust_snapshot(ctx->bystander, &by1);
-		robust_expect_snap(test, &by1, &by0, robust_cells[i].name);
-		robust_snapshot(ctx->dev, &own1);
-		robust_expect_snap(test, &own1, &own0, robust_cells[i].name);
+		robust_snapshot(ctx->bystander, &ctx->by_listener, snap);
+		robust_expect_model(test, snap, &ctx->by_model, ctx->refs,
+				    robust_cells[i].name);
+		KUNIT_EXPECT_EQ(test, snap->events, 0U);
+		robust_snapshot(ctx->dev, NULL, snap);
+		robust_expect_snap(test, snap, own0, robust_cells[i].name);
 	}
 }
 
 /*
  * A populated table asked for what it does not have: frequencies 0 and
  * ULONG_MAX, a missing frequency next to present ones (the edges of the
- * bisection), and duplicate or conflicting adds at both ends of the table.
+ * bisection), every bad argument of the matrix, and duplicate or
+ * conflicting adds at both ends of the table.
  */
 static void robust_test_populated_misses(struct kunit *test)
 {
 	struct robust_ctx *ctx = test->priv;
 	struct device *dev = ctx->dev;
-	struct robust_snap s0, s1;
+	struct robust_snap *snap;
 	unsigned long miss[] = {
 		0, 1, robust_rate(0) - 1, robust_rate(0) + 1, robust_rate(NRATES - 1) + 1,
 		ULONG_MAX,
 	};
-	unsigned long f;
+	struct fixture_found f;
 	unsigned int i;
 
-	robust_fill(test, dev, NRATES);
+	snap = kunit_kzalloc(test, sizeof(*snap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, snap);
+	robust_model_fill(test, dev, &ctx->model, NRATES);
 	KUNIT_ASSERT_EQ(test, opp_disable(dev, robust_rate(3)), 0);
-	robust_snapshot(dev, &s0);
+	robust_model_set(&ctx->model, robust_rate(3), false);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, &ctx->listener.nb), 0);
 	for (i = 0; i < ARRAY_SIZE(miss); i++) {
 		robust_log_sync();
 		KUNIT_EXPECT_EQ(test, opp_enable(dev, miss[i]), -ENODEV);
@@ -894,21 +1257,27 @@ static void robust_test_populated_misses(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, robust_bi_exact(dev, miss[i], false), -ERANGE);
 		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
 	}
+	/* A bad argument is refused on a populated table too. */
+	for (i = 0; i < ARRAY_SIZE(robust_cells); i++) {
+		if (!robust_cells[i].ignores_dev_kind)
+			continue;
+		robust_log_sync();
+		KUNIT_EXPECT_EQ_MSG(test, robust_cells[i].call(dev), -EINVAL,
+				    "%s on a populated table",
+				    robust_cells[i].name);
+		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
+	}
 	/* The edges: ceil of 0 is the lowest, floor of ULONG_MAX the top. */
-	rcu_read_lock();
-	f = 0;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_ceil(dev, &f)),
-			robust_rate(0));
-	f = ULONG_MAX;
-	KUNIT_EXPECT_EQ(test, opp_get_freq(opp_find_freq_floor(dev, &f)),
-			robust_rate(NRATES - 1));
-	f = robust_rate(NRATES - 1) + 1;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_ceil(dev, &f), ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f, robust_rate(NRATES - 1) + 1);
-	f = robust_rate(0) - 1;
-	KUNIT_EXPECT_PTR_EQ(test, opp_find_freq_floor(dev, &f), ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f, robust_rate(0) - 1);
-	rcu_read_unlock();
+	f = fixture_find(dev, FIXTURE_CEIL, 0);
+	KUNIT_EXPECT_EQ(test, f.rate, robust_rate(0));
+	f = fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, f.rate, robust_rate(NRATES - 1));
+	f = fixture_find(dev, FIXTURE_CEIL, robust_rate(NRATES - 1) + 1);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, f.freq, robust_rate(NRATES - 1) + 1);
+	f = fixture_find(dev, FIXTURE_FLOOR, robust_rate(0) - 1);
+	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, f.freq, robust_rate(0) - 1);
 
 	/* Duplicates at the first, a middle and the last index. */
 	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(0),
@@ -921,8 +1290,9 @@ static void robust_test_populated_misses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(3), 1), -EEXIST);
 	KUNIT_EXPECT_EQ(test, opp_add(dev, robust_rate(3),
 				      robust_volt(robust_rate(3))), -EEXIST);
-	robust_snapshot(dev, &s1);
-	robust_expect_snap(test, &s1, &s0, "misses");
+	robust_snapshot(dev, &ctx->listener, snap);
+	robust_expect_model(test, snap, &ctx->model, ctx->refs, "misses");
+	KUNIT_EXPECT_EQ(test, snap->events, 0U);
 }
 
 /* Accessors on what is not an available OPP; no table is touched. */
@@ -991,7 +1361,7 @@ static struct kunit_suite robust_badinput_suite = {
 static void robust_test_release_after_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = robust_dev_new(test, "opp-robust-reg", &released);
+	struct device *dev = fixture_dev_new(test, "opp-robust-reg", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
@@ -1003,14 +1373,14 @@ static void robust_test_release_after_remove(struct kunit *test)
 static void robust_test_release_before_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = robust_dev_new(test, "opp-robust-reg2", &released);
+	struct device *dev = fixture_dev_new(test, "opp-robust-reg2", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
 	device_unregister(dev);
 	/* The library's reference keeps it: no new device can take its place. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
-	KUNIT_EXPECT_EQ(test, robust_bi_count(dev), 3);
+	KUNIT_EXPECT_EQ(test, fixture_count(dev), 3);
 	KUNIT_EXPECT_EQ(test, opp_remove(dev, robust_rate(0)), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);

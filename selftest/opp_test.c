@@ -2,7 +2,9 @@
 /*
  * KUnit tests of the OPP library's exports: the usage patterns of the
  * 2.6.37 documentation, ordering, availability, the cpufreq table, the
- * duplicate-add rule, removal and the device reference.
+ * duplicate-add rule, removal and the device reference. The error
+ * contract (bad devices, missing tables, bad arguments) is opp_robust's
+ * bad-input matrix.
  *
  * Every test gets two fresh devices (never registered with the driver
  * core: the library only needs their identity and their reference count);
@@ -14,13 +16,15 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
+#include <linux/notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 #include "../opp.h"
-#include "opp_test_dev.h"
-
-#define MHZ 1000000UL
+#include "opp_fixture.h"
 
 struct opp_test_point {
 	unsigned long freq;
@@ -29,15 +33,15 @@ struct opp_test_point {
 
 /* A CPU domain as an OMAP3-era board registered it, deliberately shuffled. */
 static const struct opp_test_point cpu_opps[] = {
-	{ 600 * MHZ, 1200000 },
-	{ 125 * MHZ,  975000 },
-	{ 550 * MHZ, 1270000 },
-	{ 250 * MHZ, 1075000 },
-	{ 500 * MHZ, 1200000 },
+	{ 600 * HZ_PER_MHZ, 1200000 },
+	{ 125 * HZ_PER_MHZ,  975000 },
+	{ 550 * HZ_PER_MHZ, 1270000 },
+	{ 250 * HZ_PER_MHZ, 1075000 },
+	{ 500 * HZ_PER_MHZ, 1200000 },
 };
 
 static const unsigned long cpu_rates_sorted[] = {
-	125 * MHZ, 250 * MHZ, 500 * MHZ, 550 * MHZ, 600 * MHZ,
+	125 * HZ_PER_MHZ, 250 * HZ_PER_MHZ, 500 * HZ_PER_MHZ, 550 * HZ_PER_MHZ, 600 * HZ_PER_MHZ,
 };
 
 struct opp_test_ctx {
@@ -52,8 +56,8 @@ static int opp_test_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	atomic_set(&ctx->released, 0);
-	ctx->dev = opp_test_dev_new(test, "opp-test-a", &ctx->released);
-	ctx->other = opp_test_dev_new(test, "opp-test-b", &ctx->released);
+	ctx->dev = fixture_dev_new(test, "opp-test-a", &ctx->released);
+	ctx->other = fixture_dev_new(test, "opp-test-b", &ctx->released);
 	test->priv = ctx;
 	return 0;
 }
@@ -115,7 +119,7 @@ static void opp_test_ceil_walk_is_sorted(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(cpu_rates_sorted));
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, rates[i], cpu_rates_sorted[i]);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
 static void opp_test_voltage_follows_frequency(struct kunit *test)
@@ -145,75 +149,89 @@ static void opp_test_voltage_follows_frequency(struct kunit *test)
 static void opp_test_floor_from_ulong_max(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, ULONG_MAX);
+	f = fixture_find(ctx->dev, FIXTURE_FLOOR, ULONG_MAX);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
-	KUNIT_EXPECT_EQ(test, f.freq, 600 * MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
 }
 
 static void opp_test_ceil_floor_between_points(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 300 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 500 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.freq, 500 * MHZ);
-	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 300 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.freq, 250 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_CEIL, 300 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 500 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 500 * HZ_PER_MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 300 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.freq, 250 * HZ_PER_MHZ);
 
 	/* An exact hit is its own ceil and floor. */
-	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 550 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 550 * MHZ);
-	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 550 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 550 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_CEIL, 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 550 * HZ_PER_MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 550 * HZ_PER_MHZ);
 }
 
 static void opp_test_search_out_of_range(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, 600 * MHZ + 1);
+	f = fixture_find(ctx->dev, FIXTURE_CEIL, 600 * HZ_PER_MHZ + 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f.freq, 600 * MHZ + 1);
-	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 125 * MHZ - 1);
+	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ + 1);
+	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 125 * HZ_PER_MHZ - 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, f.freq, 125 * MHZ - 1);
-	f = opp_test_find(ctx->dev, OPP_TEST_FLOOR, 0);
+	KUNIT_EXPECT_EQ(test, f.freq, 125 * HZ_PER_MHZ - 1);
+	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 0);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = opp_test_find(ctx->dev, OPP_TEST_CEIL, ULONG_MAX);
+	f = fixture_find(ctx->dev, FIXTURE_CEIL, ULONG_MAX);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 300 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT, 300 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 }
 
 static void opp_test_exact_by_availability(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 250 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1075000UL);
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 250 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 250 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * HZ_PER_MHZ), 0);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 250 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(f.opp));
 	/* The accessors report nothing for a disabled OPP. */
 	KUNIT_EXPECT_EQ(test, f.rate, 0UL);
 	KUNIT_EXPECT_EQ(test, f.volt, 0UL);
+}
+
+static void opp_test_ulong_max_frequency(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
+					   ULONG_MAX).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL,
+					   600 * HZ_PER_MHZ + 1).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
+					   ULONG_MAX).volt, 1400000UL);
 }
 
 static void opp_test_disabled_is_skipped(struct kunit *test)
@@ -223,20 +241,20 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 	unsigned int n;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
 
 	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, 4U);
-	KUNIT_EXPECT_EQ(test, rates[1], 250 * MHZ);
-	KUNIT_EXPECT_EQ(test, rates[2], 550 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL,
-					    500 * MHZ).rate, 550 * MHZ);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
-					    500 * MHZ).rate, 250 * MHZ);
+	KUNIT_EXPECT_EQ(test, rates[1], 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, rates[2], 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL,
+					   500 * HZ_PER_MHZ).rate, 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
+					   500 * HZ_PER_MHZ).rate, 250 * HZ_PER_MHZ);
 
-	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_EXPECT_EQ(test, n, 5U);
 }
@@ -250,11 +268,11 @@ static void opp_test_all_disabled(struct kunit *test)
 	opp_test_add_cpu(test, ctx->dev);
 	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
 		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, cpu_opps[i].freq), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 0);
-	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL, 0).opp,
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 0);
+	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL, 0).opp,
 			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
-						ULONG_MAX).opp,
+	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
+					       ULONG_MAX).opp,
 			    ERR_PTR(-ERANGE));
 }
 
@@ -265,20 +283,20 @@ static void opp_test_all_disabled(struct kunit *test)
 static void opp_test_thermal_flow(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
-	struct opp_test_found f;
+	struct fixture_found f;
 
 	opp_test_add_cpu(test, ctx->dev);
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT, 600 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT, 600 * HZ_PER_MHZ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
-					    ULONG_MAX).rate, 550 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
+					   ULONG_MAX).rate, 550 * HZ_PER_MHZ);
 
-	f = opp_test_find(ctx->dev, OPP_TEST_EXACT_OFF, 600 * MHZ);
+	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 600 * HZ_PER_MHZ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
-	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 600 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
-					    ULONG_MAX).rate, 600 * MHZ);
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 600 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
+					   ULONG_MAX).rate, 600 * HZ_PER_MHZ);
 }
 
 static void opp_test_enable_disable_idempotent(struct kunit *test)
@@ -286,13 +304,13 @@ static void opp_test_enable_disable_idempotent(struct kunit *test)
 	struct opp_test_ctx *ctx = test->priv;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
-	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
 static void opp_test_duplicate_identical(struct kunit *test)
@@ -302,7 +320,7 @@ static void opp_test_duplicate_identical(struct kunit *test)
 	opp_test_add_cpu(test, ctx->dev);
 	/* A re-probing driver registers the very same table again. */
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
 static void opp_test_duplicate_conflicting(struct kunit *test)
@@ -310,18 +328,18 @@ static void opp_test_duplicate_conflicting(struct kunit *test)
 	struct opp_test_ctx *ctx = test->priv;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1100000), -EEXIST);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
-					    250 * MHZ).volt, 1075000UL);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * HZ_PER_MHZ, 1100000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
+					   250 * HZ_PER_MHZ).volt, 1075000UL);
 
 	/* Re-adding a disabled OPP must not silently enable it. */
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * MHZ, 1075000), -EEXIST);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 4);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(opp_test_find(ctx->dev,
-						      OPP_TEST_EXACT_OFF,
-						      250 * MHZ).opp));
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * HZ_PER_MHZ, 1075000), -EEXIST);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(fixture_find(ctx->dev,
+						     FIXTURE_EXACT_OFF,
+						      250 * HZ_PER_MHZ).opp));
 }
 
 static void opp_test_devices_are_independent(struct kunit *test)
@@ -329,18 +347,18 @@ static void opp_test_devices_are_independent(struct kunit *test)
 	struct opp_test_ctx *ctx = test->priv;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * MHZ, 900000), 0);
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 400 * MHZ, 1000000), 0);
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->other, 400 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 400 * HZ_PER_MHZ, 1000000), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->other, 400 * HZ_PER_MHZ), 0);
 
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->other), 1);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->other, OPP_TEST_FLOOR,
-					    ULONG_MAX).rate, 200 * MHZ);
-	KUNIT_EXPECT_PTR_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
-						200 * MHZ).opp,
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->other), 1);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->other, FIXTURE_FLOOR,
+					   ULONG_MAX).rate, 200 * HZ_PER_MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
+					       200 * HZ_PER_MHZ).opp,
 			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * HZ_PER_MHZ), -ENODEV);
 }
 
 static void opp_test_remove(struct kunit *test)
@@ -350,22 +368,22 @@ static void opp_test_remove(struct kunit *test)
 	unsigned int i, n;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * MHZ), 0);
-	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * MHZ), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 123), -ENODEV);
 	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, 4U);
-	KUNIT_EXPECT_EQ(test, rates[3], 600 * MHZ);
+	KUNIT_EXPECT_EQ(test, rates[3], 600 * HZ_PER_MHZ);
 
 	/* Removing the last OPP removes the table. */
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, rates[i]), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), -ENODEV);
 
 	/* And the device can get a new one. */
-	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 100 * MHZ, 900000), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 1);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 100 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 1);
 }
 
 /* The library pins the device while it has a table for it, and no longer. */
@@ -382,11 +400,11 @@ static void opp_test_device_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
 
 	/* Dropped by its owner first: released with the table, not before. */
-	dev = opp_test_dev_new(test, "opp-test-c", &released);
-	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * MHZ, 900000), 0);
+	dev = fixture_dev_new(test, "opp-test-c", &released);
+	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * HZ_PER_MHZ, 900000), 0);
 	put_device(dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
-	KUNIT_EXPECT_EQ(test, opp_remove(dev, 100 * MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(dev, 100 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
@@ -398,149 +416,253 @@ static void opp_test_cpufreq_table(struct kunit *test)
 	unsigned int i;
 
 	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft);
 	for (i = 0; i < ARRAY_SIZE(khz); i++) {
 		KUNIT_EXPECT_EQ(test, ft[i].frequency, khz[i]);
 		KUNIT_EXPECT_EQ(test, ft[i].driver_data, i);
+		KUNIT_EXPECT_EQ(test, ft[i].flags, 0U);
 	}
 	KUNIT_EXPECT_EQ(test, ft[i].frequency, CPUFREQ_TABLE_END);
+	KUNIT_EXPECT_EQ(test, ft[i].flags, 0U);
 	opp_free_cpufreq_table(ctx->dev, &ft);
 	KUNIT_EXPECT_NULL(test, ft);
 }
 
+/* A rate that is not a whole kHz gives the kHz below it. */
+static void opp_test_cpufreq_truncation(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000999, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 2000001, 950000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 999, 850000), 0);
+	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
+	KUNIT_EXPECT_EQ(test, ft[0].frequency, 0U);
+	KUNIT_EXPECT_EQ(test, ft[1].frequency, 1000U);
+	KUNIT_EXPECT_EQ(test, ft[2].frequency, 2000U);
+	KUNIT_EXPECT_EQ(test, ft[3].frequency, CPUFREQ_TABLE_END);
+	opp_free_cpufreq_table(ctx->dev, &ft);
+}
+
+/* A cpufreq table as another thread or a callback got it, copied out. */
+struct opp_test_khz {
+	int ret;
+	unsigned int n;
+	unsigned int khz[8];
+};
+
+static void opp_test_take_table(struct device *dev, struct opp_test_khz *k)
+{
+	struct cpufreq_frequency_table *ft;
+
+	k->ret = opp_init_cpufreq_table(dev, &ft);
+	if (k->ret)
+		return;
+	for (k->n = 0; ft[k->n].frequency != CPUFREQ_TABLE_END &&
+	     k->n < ARRAY_SIZE(k->khz); k->n++)
+		k->khz[k->n] = ft[k->n].frequency;
+	opp_free_cpufreq_table(dev, &ft);
+}
+
+/* The CPU domain's table once 700 MHz was added. */
+static const unsigned int cpu_khz_700[] = {
+	125000, 250000, 500000, 550000, 600000, 700000,
+};
+
+static void opp_test_expect_khz(struct kunit *test, const struct opp_test_khz *k,
+				const unsigned int *khz, unsigned int n)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, k->ret, 0);
+	KUNIT_ASSERT_EQ(test, k->n, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, k->khz[i], khz[i]);
+}
+
+struct cpufreq_listener {
+	struct notifier_block nb;
+	struct device *dev;
+	unsigned int calls;
+	struct opp_test_khz got;
+};
+
+static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
+			  void *data)
+{
+	struct cpufreq_listener *l = container_of(nb, struct cpufreq_listener, nb);
+
+	l->calls++;
+	opp_test_take_table(l->dev, &l->got);
+	return NOTIFY_OK;
+}
+
+/*
+ * A notifier callback may rebuild its cpufreq table (it takes no lock),
+ * and gets the table with the change that called it.
+ */
+static void opp_test_cpufreq_from_notifier(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct cpufreq_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	l->nb.notifier_call = cpufreq_listen;
+	l->dev = ctx->dev;
+	opp_test_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 700 * HZ_PER_MHZ, 1300000), 0);
+	KUNIT_ASSERT_EQ(test, l->calls, 1U);
+	opp_test_expect_khz(test, &l->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, l->calls, 2U);
+	opp_test_expect_khz(test, &l->got, cpu_khz_700 + 1,
+			    ARRAY_SIZE(cpu_khz_700) - 1);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), 0);
+}
+
+/*
+ * The table grows between the sizing of the cpufreq table and its copy.
+ * Deterministically: a probe on the kmalloc tracepoint holds the caller
+ * (bound to one CPU) right after its first allocation until an updater
+ * (bound to another) has added an OPP. The caller must then allocate
+ * again, for one entry more, and return the grown table.
+ */
+struct cpufreq_race {
+	struct device *dev;
+	struct task_struct *caller;
+	size_t first_bytes;		/* the first allocation's request */
+	atomic_t armed;
+	atomic_t added;
+	struct completion go, added_done, caller_done;
+	unsigned int allocs;
+	size_t bytes[4];
+	bool held_too_long;
+	int add_ret;
+	struct opp_test_khz got;
+};
+
+static void cpufreq_race_probe(void *data, unsigned long call_site,
+			       const void *ptr, size_t bytes_req,
+			       size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct cpufreq_race *r = data;
+	unsigned long deadline;
+
+	if (current != r->caller)
+		return;
+	if (r->allocs < ARRAY_SIZE(r->bytes))
+		r->bytes[r->allocs] = bytes_req;
+	r->allocs++;
+	if (bytes_req != r->first_bytes || !atomic_xchg(&r->armed, 0))
+		return;
+	complete(&r->go);
+	/* Preemption is off in a probe: spin, bounded. */
+	deadline = jiffies + 5 * HZ;
+	while (!atomic_read(&r->added)) {
+		if (time_after(jiffies, deadline)) {
+			r->held_too_long = true;
+			break;
+		}
+		cpu_relax();
+	}
+}
+
+static int cpufreq_race_updater(void *data)
+{
+	struct cpufreq_race *r = data;
+
+	if (wait_for_completion_timeout(&r->go, 10 * HZ))
+		r->add_ret = opp_add(r->dev, 700 * HZ_PER_MHZ, 1300000);
+	else
+		r->add_ret = -ETIMEDOUT;
+	atomic_set(&r->added, 1);
+	complete(&r->added_done);
+	return 0;
+}
+
+static int cpufreq_race_caller(void *data)
+{
+	struct cpufreq_race *r = data;
+
+	opp_test_take_table(r->dev, &r->got);
+	complete(&r->caller_done);
+	return 0;
+}
+
+static struct task_struct *opp_test_thread_on(struct kunit *test,
+					      int (*fn)(void *), void *data,
+					      unsigned int cpu)
+{
+	struct task_struct *t = kthread_create(fn, data, "opp-test/%u", cpu);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	return t;
+}
+
+static void opp_test_cpufreq_table_grew(struct kunit *test)
+{
+	struct opp_test_ctx *ctx = test->priv;
+	struct cpufreq_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *caller, *updater;
+	unsigned int cpu0, cpu1;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	/* User-Mode Linux (make quick) has one; the ARM guest has four. */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the race needs two CPUs");
+	cpu0 = cpumask_first(cpu_online_mask);
+	cpu1 = cpumask_next(cpu0, cpu_online_mask);
+	opp_test_add_cpu(test, ctx->dev);
+	r->dev = ctx->dev;
+	r->first_bytes = (ARRAY_SIZE(cpu_opps) + 1) *
+			 sizeof(struct cpufreq_frequency_table);
+	atomic_set(&r->armed, 1);
+	init_completion(&r->go);
+	init_completion(&r->added_done);
+	init_completion(&r->caller_done);
+	updater = opp_test_thread_on(test, cpufreq_race_updater, r, cpu1);
+	caller = opp_test_thread_on(test, cpufreq_race_caller, r, cpu0);
+	r->caller = caller;
+	if (register_trace_kmalloc(cpufreq_race_probe, r)) {
+		/* Never woken: they end without running. */
+		kthread_stop(caller);
+		kthread_stop(updater);
+		KUNIT_FAIL(test, "cannot probe the kmalloc tracepoint");
+		return;
+	}
+	wake_up_process(updater);
+	wake_up_process(caller);
+	wait_for_completion(&r->caller_done);
+	wait_for_completion(&r->added_done);
+	unregister_trace_kmalloc(cpufreq_race_probe, r);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_FALSE(test, r->held_too_long);
+	KUNIT_EXPECT_EQ(test, r->add_ret, 0);
+	/* Sized for 5 + the end, then again for 6 + the end. */
+	KUNIT_ASSERT_EQ(test, r->allocs, 2U);
+	KUNIT_EXPECT_EQ(test, r->bytes[0], r->first_bytes);
+	KUNIT_EXPECT_EQ(test, r->bytes[1],
+			r->first_bytes + sizeof(struct cpufreq_frequency_table));
+	opp_test_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+}
+
+/* Nothing available: no table to give (the argument errors: opp_robust). */
 static void opp_test_cpufreq_table_errors(struct kunit *test)
 {
 	struct opp_test_ctx *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
 
-	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(NULL, &ft), -EINVAL);
-	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ERR_PTR(-ENOENT), &ft),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), -ENODEV);
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 100 * MHZ, 900000), 0);
-	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, NULL), -EINVAL);
-	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 100 * MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 100 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 100 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), -ENODATA);
 	KUNIT_EXPECT_NULL(test, ft);
-	/* Freeing nothing is harmless. */
-	opp_free_cpufreq_table(ctx->dev, &ft);
-	opp_free_cpufreq_table(ctx->dev, NULL);
-}
-
-/* Every export but opp_add() gives @err for @dev and changes nothing. */
-static void opp_test_expect_all(struct kunit *test, struct device *dev, int err)
-{
-	struct cpufreq_frequency_table *ft = NULL;
-	enum opp_test_how how;
-	struct opp_test_found f;
-
-	KUNIT_EXPECT_EQ(test, opp_enable(dev, 100 * MHZ), err);
-	KUNIT_EXPECT_EQ(test, opp_disable(dev, 100 * MHZ), err);
-	KUNIT_EXPECT_EQ(test, opp_remove(dev, 100 * MHZ), err);
-	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), err);
-	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(dev, &ft), err);
-	KUNIT_EXPECT_NULL(test, ft);
-	KUNIT_EXPECT_EQ(test, opp_test_count(dev), err);
-	for (how = OPP_TEST_CEIL; how <= OPP_TEST_EXACT_OFF; how++) {
-		f = opp_test_find(dev, how, 100 * MHZ);
-		KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(err));
-		KUNIT_EXPECT_EQ(test, f.freq, 100 * MHZ);
-	}
-}
-
-static void opp_test_bad_device(struct kunit *test)
-{
-	struct device *bad[] = { NULL, ERR_PTR(-EPROBE_DEFER), ERR_PTR(-ENOMEM) };
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		KUNIT_EXPECT_EQ(test, opp_add(bad[i], 100 * MHZ, 900000), -EINVAL);
-		opp_test_expect_all(test, bad[i], -EINVAL);
-	}
-}
-
-static void opp_test_no_table(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-
-	opp_test_expect_all(test, ctx->dev, -ENODEV);
-}
-
-static void opp_test_removed_table(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-
-	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
-	opp_test_expect_all(test, ctx->dev, -ENODEV);
-}
-
-static void opp_test_null_freq_pointer(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-	struct opp *ceil, *floor, *none;
-
-	opp_test_add_cpu(test, ctx->dev);
-	rcu_read_lock();
-	ceil = opp_find_freq_ceil(ctx->dev, NULL);
-	floor = opp_find_freq_floor(ctx->dev, NULL);
-	none = opp_find_freq_ceil(NULL, NULL);
-	rcu_read_unlock();
-	KUNIT_EXPECT_PTR_EQ(test, ceil, ERR_PTR(-EINVAL));
-	KUNIT_EXPECT_PTR_EQ(test, floor, ERR_PTR(-EINVAL));
-	KUNIT_EXPECT_PTR_EQ(test, none, ERR_PTR(-EINVAL));
-}
-
-static void opp_test_missing_frequency(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-	unsigned long rates[8];
-
-	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 300 * MHZ), -ENODEV);
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 300 * MHZ), -ENODEV);
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 0), -ENODEV);
-	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, ULONG_MAX), -ENODEV);
-	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 300 * MHZ), -ENODEV);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, opp_test_ceil_walk(ctx->dev, rates,
-						 ARRAY_SIZE(rates)), 5U);
-}
-
-static void opp_test_zero_frequency(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-
-	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 0, 900000), -EINVAL);
-	/* Rejected before anything was made: still no table. */
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), -ENODEV);
-	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 0, 900000), -EINVAL);
-	KUNIT_EXPECT_EQ(test, opp_test_count(ctx->dev), 5);
-}
-
-static void opp_test_ulong_max_frequency(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-
-	opp_test_add_cpu(test, ctx->dev);
-	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_FLOOR,
-					    ULONG_MAX).rate, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_CEIL,
-					    600 * MHZ + 1).rate, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, opp_test_find(ctx->dev, OPP_TEST_EXACT,
-					    ULONG_MAX).volt, 1400000UL);
-}
-
-static void opp_test_accessors_on_bad_opp(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, opp_get_freq(NULL), 0UL);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(NULL), 0UL);
-	KUNIT_EXPECT_EQ(test, opp_get_freq(ERR_PTR(-ERANGE)), 0UL);
-	KUNIT_EXPECT_EQ(test, opp_get_voltage(ERR_PTR(-ENODEV)), 0UL);
 }
 
 static struct kunit_case opp_search_cases[] = {
@@ -550,6 +672,7 @@ static struct kunit_case opp_search_cases[] = {
 	KUNIT_CASE(opp_test_ceil_floor_between_points),
 	KUNIT_CASE(opp_test_search_out_of_range),
 	KUNIT_CASE(opp_test_exact_by_availability),
+	KUNIT_CASE(opp_test_ulong_max_frequency),
 	{}
 };
 
@@ -580,28 +703,12 @@ static struct kunit_suite opp_update_suite = {
 	.test_cases = opp_update_cases,
 };
 
-static struct kunit_case opp_errors_cases[] = {
-	KUNIT_CASE(opp_test_bad_device),
-	KUNIT_CASE(opp_test_no_table),
-	KUNIT_CASE(opp_test_removed_table),
-	KUNIT_CASE(opp_test_null_freq_pointer),
-	KUNIT_CASE(opp_test_missing_frequency),
-	KUNIT_CASE(opp_test_zero_frequency),
-	KUNIT_CASE(opp_test_ulong_max_frequency),
-	KUNIT_CASE(opp_test_accessors_on_bad_opp),
-	{}
-};
-
-static struct kunit_suite opp_errors_suite = {
-	.name = "opp_errors",
-	.init = opp_test_init,
-	.exit = opp_test_exit,
-	.test_cases = opp_errors_cases,
-};
-
 static struct kunit_case opp_cpufreq_cases[] = {
 	KUNIT_CASE(opp_test_cpufreq_table),
 	KUNIT_CASE(opp_test_cpufreq_table_errors),
+	KUNIT_CASE(opp_test_cpufreq_truncation),
+	KUNIT_CASE(opp_test_cpufreq_from_notifier),
+	KUNIT_CASE(opp_test_cpufreq_table_grew),
 	{}
 };
 
@@ -612,7 +719,7 @@ static struct kunit_suite opp_cpufreq_suite = {
 	.test_cases = opp_cpufreq_cases,
 };
 
-kunit_test_suites(&opp_search_suite, &opp_update_suite, &opp_errors_suite,
+kunit_test_suites(&opp_search_suite, &opp_update_suite,
 		  &opp_cpufreq_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the OPP library");
