@@ -29,7 +29,7 @@ out=$OPP_RUNS/quick
 rm -rf "$out"
 "$TOP/scripts/run-uml.sh" --mode check --out "$out" --tests "${suites[*]}" \
 	--torture-seconds "${QUICK_TORTURE_SECONDS:-10}" --lifecycle 5 \
-	--timeout 300
+	--timeout 120
 status=0
 # The cases that need two threads at once (a reader inside rcu_read_lock()
 # while an updater runs; an OPP added while a cpufreq table is copied): one
