@@ -265,6 +265,9 @@ static void reader_wait(struct kunit *test, struct reader_thread *r,
 	while (atomic_read(&r->phase) != 2 * k + 1 &&
 	       !completion_done(&r->done) && time_before(jiffies, deadline))
 		usleep_range(100, 200);
+	KUNIT_ASSERT_FALSE_MSG(test, r->timed_out,
+			       "an update before step %u waited for the reader",
+			       k);
 	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&r->phase), 2 * k + 1,
 			    "the reader is not inside before step %u", k);
 }
