@@ -29,9 +29,9 @@
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
-# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench modes QEMU is stopped as soon as the
-# report is complete, before the board's power-off path can print its own
-# noise.
+# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench
+# modes QEMU is stopped as soon as the report is complete, before the
+# board's power-off path can print its own noise.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
