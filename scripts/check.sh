@@ -6,7 +6,7 @@
 # judge can fail: canary boots that must be judged failed, each for the
 # reasons it was given.
 #
-#   check.sh [--self-check]
+#   check.sh [--seed N] [--self-check]
 #
 # --self-check: the canary boots alone (no lint, no main run).
 # Ends with "N passed, N failed" over all of it; exits non-zero on failure.
