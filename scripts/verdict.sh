@@ -185,6 +185,7 @@ function want(when,    s) {
 	if (when == "always") return 1
 	if (when == "tests") return tests != ""
 	if (when == "lifecycle") return lifecycle != ""
+	if (when ~ /^test:/) return (" " tests " ") ~ (" " substr(when, 6) " ")
 	if (when ~ /^scenario:/) {
 		s = substr(when, 10)
 		return (" " scenarios " ") ~ (" " s " ")

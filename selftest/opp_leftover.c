@@ -3,18 +3,20 @@
  * The library's unload path: tables that users never removed.
  *
  * Loading this module gives a device a table, with a disabled OPP and a
- * notifier registered, and checks them; unloading it unregisters the
- * device and leaves both behind on purpose. The library must then free
- * them when it is unloaded itself (opp_exit()): its table, array and
- * notifier chain, and its reference on the device, whose release frees
- * the device. The harness unloads this module, then the library, then
- * takes its kmemleak scans: whatever opp_exit() forgot is a leak there.
+ * notifier chain (a notifier registered), and checks them; unloading it
+ * unregisters the notifier and the device and leaves the table, with its
+ * now empty chain, behind on purpose. The library must then free them
+ * when it is unloaded itself (opp_exit()): the table, its array, its
+ * chain head, and its reference on the device, whose release frees the
+ * device. The harness unloads this module, then the library, then takes
+ * its kmemleak scans: whatever opp_exit() forgot is a leak there.
  *
- * What is left behind must not depend on this module's memory once it is
- * gone: the device is a root device (its release is the driver core's)
- * and the notifier block is device-managed memory, freed with the device,
- * after the library freed the chain that points to it. Its callback, here,
- * is never called again: nothing else knows the device.
+ * What is left behind must not point into memory that goes before the
+ * library does: the device is a root device (its release is the driver
+ * core's), and the notifier block leaves the chain before the device's
+ * unregistration frees it (device-managed memory goes in device_del()):
+ * the library walks every chain when a notifier registers, as the
+ * cpufreq sample's does after this module is gone.
  */
 
 #include <kunit/test.h>
@@ -25,6 +27,7 @@
 #include "opp_fixture.h"
 
 static struct device *leftover_dev;
+static struct notifier_block *leftover_nb;
 
 static int leftover_listen(struct notifier_block *nb, unsigned long event,
 			   void *data)
@@ -51,6 +54,7 @@ static void leftover_table(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 600 * HZ_PER_MHZ, 1000000), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(dev, 300 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, nb), 0);
+	leftover_nb = nb;
 	KUNIT_EXPECT_EQ(test, fixture_count(dev), 1);
 	KUNIT_EXPECT_EQ(test, fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX).rate,
 			600 * HZ_PER_MHZ);
@@ -70,9 +74,12 @@ kunit_test_suite(leftover_suite);
 
 static void __exit opp_leftover_exit(void)
 {
+	if (IS_ERR_OR_NULL(leftover_dev))
+		return;
+	if (leftover_nb)
+		WARN_ON(opp_unregister_notifier(leftover_dev, leftover_nb));
 	/* Gone from sysfs; the library's reference keeps it until opp_exit(). */
-	if (!IS_ERR_OR_NULL(leftover_dev))
-		root_device_unregister(leftover_dev);
+	root_device_unregister(leftover_dev);
 }
 module_exit(opp_leftover_exit);
 
