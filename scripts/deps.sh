@@ -10,7 +10,7 @@ set -euo pipefail
 
 pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
       gcc-arm-linux-gnueabihf qemu-system-arm device-tree-compiler sparse
-      shellcheck python3-docutils "linux-source-$KVER")
+      shellcheck python3 python3-docutils "linux-source-$KVER")
 [ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
 
 missing=()

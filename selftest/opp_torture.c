@@ -357,13 +357,6 @@ static bool torture_read_end(unsigned int d, unsigned long s1,
 	return (s >> 1) + 1 < lo + TORTURE_HIST;
 }
 
-enum torture_how {
-	HOW_CEIL,
-	HOW_FLOOR,
-	HOW_EXACT,	/* an available OPP */
-	HOW_EXACT_OFF,	/* a disabled OPP */
-};
-
 /* A lookup's outcome, judged once its window is known. */
 struct torture_found {
 	unsigned long q;	/* the rate asked */
@@ -380,11 +373,11 @@ struct torture_found {
  * @copied: a copy-out lookup, whose voltage is the OPP's whatever its
  * availability; otherwise the accessors, which read the flag again.
  */
-static void torture_judge(unsigned int d, enum torture_how how,
+static void torture_judge(unsigned int d, enum fixture_how how,
 			  const struct torture_found *fd,
 			  const struct torture_seen *seen, bool copied)
 {
-	bool off = how == HOW_EXACT_OFF, bound = true;
+	bool off = how == FIXTURE_EXACT_OFF, bound = true;
 	u32 skipped = 0, bit;
 	int k;
 
@@ -399,9 +392,9 @@ static void torture_judge(unsigned int d, enum torture_how how,
 	}
 	if (fd->err) {
 		k = torture_index(d, fd->q);
-		if (how == HOW_CEIL)
+		if (how == FIXTURE_CEIL)
 			skipped = torture_span(d, fd->q, ULONG_MAX);
-		else if (how == HOW_FLOOR)
+		else if (how == FIXTURE_FLOOR)
 			skipped = torture_span(d, 0, fd->q);
 		else if (k >= 0)
 			skipped = BIT(k);
@@ -417,11 +410,11 @@ static void torture_judge(unsigned int d, enum torture_how how,
 		return;
 	}
 	bit = BIT(k);
-	if (how == HOW_CEIL) {
+	if (how == FIXTURE_CEIL) {
 		bound = fd->rate >= fd->q;
 		if (fd->rate > fd->q)
 			skipped = torture_span(d, fd->q, fd->rate - 1);
-	} else if (how == HOW_FLOOR) {
+	} else if (how == FIXTURE_FLOOR) {
 		bound = fd->rate <= fd->q;
 		if (fd->rate < fd->q)
 			skipped = torture_span(d, fd->rate + 1, fd->q);
@@ -472,16 +465,16 @@ static unsigned long torture_query(struct rnd_state *rnd, unsigned int d)
 }
 
 static unsigned long torture_query_how(struct rnd_state *rnd, unsigned int d,
-				       enum torture_how how)
+				       enum fixture_how how)
 {
-	if (how >= HOW_EXACT)
+	if (how >= FIXTURE_EXACT)
 		return torture_rate(d, prandom_u32_state(rnd) % TORTURE_NPOINTS);
 	return torture_query(rnd, d);
 }
 
 /* A search under rcu_read_lock(); @stretch widens the window. */
 static bool torture_search(struct rnd_state *rnd, unsigned int d,
-			   enum torture_how how, bool stretch)
+			   enum fixture_how how, bool stretch)
 {
 	struct torture_found fd = { .q = torture_query_how(rnd, d, how) };
 	struct device *dev = tt.devs[d];
@@ -491,15 +484,15 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 
 	s = torture_read_begin(d);
 	rcu_read_lock();
-	if (how == HOW_CEIL)
+	if (how == FIXTURE_CEIL)
 		opp = opp_find_freq_ceil(dev, &f);
-	else if (how == HOW_FLOOR)
+	else if (how == FIXTURE_FLOOR)
 		opp = opp_find_freq_floor(dev, &f);
 	else
-		opp = opp_find_freq_exact(dev, fd.q, how == HOW_EXACT);
+		opp = opp_find_freq_exact(dev, fd.q, how == FIXTURE_EXACT);
 	fd.err = PTR_ERR_OR_ZERO(opp);
 	if (!fd.err) {
-		fd.rate = how >= HOW_EXACT ? fd.q : f;
+		fd.rate = how >= FIXTURE_EXACT ? fd.q : f;
 		/*
 		 * Give an updater time to replace and (wrongly) free the
 		 * array; in an RCU read-side section, so a busy wait.
@@ -520,19 +513,19 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 
 /* A copy-out lookup: the values, and the availability matched. */
 static bool torture_lookup(struct rnd_state *rnd, unsigned int d,
-			   enum torture_how how)
+			   enum fixture_how how)
 {
 	struct torture_found fd = { .q = torture_query_how(rnd, d, how) };
 	struct opp_info info = { .rate = 1, .u_volt = 2 };
-	bool off = how == HOW_EXACT_OFF;
+	bool off = how == FIXTURE_EXACT_OFF;
 	struct device *dev = tt.devs[d];
 	struct torture_seen seen;
 	unsigned long s;
 
 	s = torture_read_begin(d);
-	if (how == HOW_CEIL)
+	if (how == FIXTURE_CEIL)
 		fd.err = opp_lookup_ceil(dev, fd.q, &info);
-	else if (how == HOW_FLOOR)
+	else if (how == FIXTURE_FLOOR)
 		fd.err = opp_lookup_floor(dev, fd.q, &info);
 	else
 		fd.err = opp_lookup_exact(dev, fd.q, !off, &info);
@@ -608,7 +601,7 @@ static bool torture_walk(unsigned int d)
 		if (i && !steps[i].err && steps[i].rate <= steps[i - 1].rate)
 			torture_violation(V_ORDER, d, steps[i - 1].rate,
 					  steps[i].rate, i);
-		torture_judge(d, HOW_CEIL, &steps[i], &seen, false);
+		torture_judge(d, FIXTURE_CEIL, &steps[i], &seen, false);
 	}
 	return true;
 }
