@@ -934,12 +934,19 @@ static struct opp *opp_null_freq(const char *func)
 	return ERR_PTR(-EINVAL);
 }
 
-/* A ceil or floor search in @arr that reports the rate found in *@freq. */
+/*
+ * A ceil or floor search in @arr that reports the rate found in *@freq;
+ * an ERR_PTR @arr (no table, a bad device or handle) is passed on.
+ */
 static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
 						  enum opp_match how,
 						  unsigned long *freq)
 {
-	struct opp *opp = opp_match(arr, how, *freq, true);
+	struct opp *opp;
+
+	if (IS_ERR(arr))
+		return ERR_CAST(arr);
+	opp = opp_match(arr, how, *freq, true);
 
 	if (!IS_ERR(opp))
 		*freq = opp->rate;
@@ -995,14 +1002,9 @@ EXPORT_SYMBOL_GPL(opp_find_freq_exact);
  */
 struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
-	struct opp_array *arr;
-
 	if (unlikely(!freq))
 		return opp_null_freq(__func__);
-	arr = opp_array_rcu(dev, __func__);
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+	return opp_match_freq(opp_array_rcu(dev, __func__), OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
 
@@ -1024,14 +1026,9 @@ EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
  */
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
-	struct opp_array *arr;
-
 	if (unlikely(!freq))
 		return opp_null_freq(__func__);
-	arr = opp_array_rcu(dev, __func__);
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+	return opp_match_freq(opp_array_rcu(dev, __func__), OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
 
@@ -1305,14 +1302,9 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 				     unsigned long *freq)
 {
-	struct opp_array *arr;
-
 	if (unlikely(!freq))
 		return opp_null_freq(__func__);
-	arr = opp_table_rcu(table, __func__);
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+	return opp_match_freq(opp_table_rcu(table, __func__), OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 
@@ -1333,14 +1325,9 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 struct opp *opp_table_find_freq_floor(struct opp_table *table,
 				      unsigned long *freq)
 {
-	struct opp_array *arr;
-
 	if (unlikely(!freq))
 		return opp_null_freq(__func__);
-	arr = opp_table_rcu(table, __func__);
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+	return opp_match_freq(opp_table_rcu(table, __func__), OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
