@@ -23,7 +23,10 @@ KVER ?= 6.1
 FLAVOUR ?= debug
 TIER ?= arm
 OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
-export KVER FLAVOUR TIER OPP_CACHE
+# Where module builds for other kernels than the ARM debug one go; two
+# checkouts building at once each need their own.
+OPP_MODULES ?= $(OPP_CACHE)/modules
+export KVER FLAVOUR TIER OPP_CACHE OPP_MODULES
 
 ifeq ($(KDIR),)
 ifeq ($(TIER),uml)
@@ -40,9 +43,9 @@ KERNEL_DEP := kernel
 # switching kernels rebuilds nothing needlessly. scripts/common.sh
 # (module_dir) names the same directory.
 ifeq ($(TIER),uml)
-MODDIR := $(OPP_CACHE)/modules/$(KVER)-uml-$(FLAVOUR)
+MODDIR := $(OPP_MODULES)/$(KVER)-uml-$(FLAVOUR)
 else ifneq ($(FLAVOUR),debug)
-MODDIR := $(OPP_CACHE)/modules/$(KVER)-$(FLAVOUR)
+MODDIR := $(OPP_MODULES)/$(KVER)-$(FLAVOUR)
 endif
 endif
 MODDIR ?= $(CURDIR)
@@ -108,6 +111,6 @@ clean:
 ifneq ($(wildcard $(KDIR)/Makefile),)
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KBUILD_ARGS) clean
 endif
-	rm -rf $(OPP_CACHE)/modules
+	rm -rf $(OPP_MODULES)
 
 .PHONY: all deps kernel modules install check lint run shell bench quick clean

@@ -6,6 +6,7 @@
 # kernel builds (one directory per version and flavour), the guest's
 # busybox, the module builds for flavours other than debug, the runs.
 OPP_CACHE=${OPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opp}
+OPP_MODULES=${OPP_MODULES:-$OPP_CACHE/modules}
 # Where guest runs leave their logs (console, report channel).
 OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}
 KVER=${KVER:-6.1}
@@ -84,7 +85,7 @@ module_dir() {
 	if [ "$TIER" = arm ] && [ "$FLAVOUR" = debug ]; then
 		echo "$TOP"
 	else
-		echo "$OPP_CACHE/modules/$KVER-$(tier_name)$FLAVOUR"
+		echo "$OPP_MODULES/$KVER-$(tier_name)$FLAVOUR"
 	fi
 }
 # The static busybox for the guest's architecture (scripts/deps.sh).

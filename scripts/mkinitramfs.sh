@@ -20,10 +20,15 @@ trap 'rm -f "$list"' EXIT
 sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
 	-e "s|@TOP@|$TOP|" \
 	"$TOP/initramfs/files.list" >"$list"
-mapfile -t mods < <(find "$(module_dir)" -name '*.ko' -not -path '*/.git/*' |
-	sort)
+# What the last build listed, not whatever .ko lies around: a module
+# that stopped being built must be missing from the guest, not stale.
+dir=$(module_dir)
+[ -f "$dir/modules.order" ] || die "no $dir/modules.order (run make modules)"
+mapfile -t mods < <(sed -e 's/\.o$/.ko/' -e "s|^[^/]|$dir/&|" \
+	"$dir/modules.order")
 [ ${#mods[@]} -gt 0 ] || die "no module built (run make modules)"
 for m in "${mods[@]}"; do
+	[ -f "$m" ] || die "$m is in modules.order but was not built"
 	echo "file /lib/modules/opp/$(basename "$m") $m 644 0 0" >>"$list"
 done
 "$gen" "$list" | gzip -1 >"$out"
