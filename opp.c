@@ -170,9 +170,8 @@ enum opp_match { OPP_MATCH_EXACT, OPP_MATCH_CEIL, OPP_MATCH_FLOOR };
 
 /*
  * The OPP of @arr that @how matches at @freq (for OPP_MATCH_EXACT, also by
- * @available; ceil and floor match available OPPs only), or
- * ERR_PTR(-ERANGE). Inlined into each caller, which passes @how as a
- * constant.
+ * @available; ceil and floor match available OPPs only), or NULL. Inlined
+ * into each caller, which passes @how as a constant.
  */
 static __always_inline struct opp *opp_match(struct opp_array *arr,
 					     enum opp_match how,
@@ -198,7 +197,7 @@ static __always_inline struct opp *opp_match(struct opp_array *arr,
 				return &arr->opp[i - 1];
 		break;
 	}
-	return ERR_PTR(-ERANGE);
+	return NULL;
 }
 
 /* The slot at which @dev's probe sequence in @map starts. */
@@ -928,28 +927,47 @@ EXPORT_SYMBOL_GPL(opp_of_add_table);
 
 /* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
-static struct opp *opp_null_freq(const char *func)
+/*
+ * Why a search found nothing to search: @freq_null (a NULL out-pointer),
+ * a NULL or ERR_PTR @dev (both -EINVAL, warned about as @func's), or no
+ * table (-ENODEV). Out of line: the searches test one condition for all
+ * of these and call this only then, so that what they run on a hit is
+ * the probe and the match alone.
+ */
+static noinline struct opp *opp_search_fault(struct device *dev,
+					     bool freq_null, const char *func)
 {
-	pr_warn_ratelimited("%s: freq is NULL\n", func);
-	return ERR_PTR(-EINVAL);
+	if (freq_null) {
+		pr_warn_ratelimited("%s: freq is NULL\n", func);
+		return ERR_PTR(-EINVAL);
+	}
+	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
 }
 
 /*
- * A ceil or floor search in @arr that reports the rate found in *@freq;
- * an ERR_PTR @arr (no table, a bad device or handle) is passed on.
+ * @dev's current OPPs, or NULL when it has none: no table, or a NULL or
+ * ERR_PTR @dev, which the map never holds.
+ */
+static __always_inline struct opp_array *opp_dev_opps(struct device *dev)
+{
+	struct opp_table *table = opp_table_find(dev);
+
+	return table ? rcu_dereference(table->opps) : NULL;
+}
+
+/*
+ * A ceil or floor search in @arr that reports the rate found in *@freq:
+ * the OPP, or ERR_PTR(-ERANGE).
  */
 static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
 						  enum opp_match how,
 						  unsigned long *freq)
 {
-	struct opp *opp;
+	struct opp *opp = opp_match(arr, how, *freq, true);
 
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	opp = opp_match(arr, how, *freq, true);
-
-	if (!IS_ERR(opp))
-		*freq = opp->rate;
+	if (unlikely(!opp))
+		return ERR_PTR(-ERANGE);
+	*freq = opp->rate;
 	return opp;
 }
 
@@ -975,11 +993,13 @@ static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 				bool available)
 {
-	struct opp_array *arr = opp_array_rcu(dev, __func__);
+	struct opp_array *arr = opp_dev_opps(dev);
+	struct opp *opp;
 
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match(arr, OPP_MATCH_EXACT, freq, available);
+	if (unlikely(!arr))
+		return opp_search_fault(dev, false, __func__);
+	opp = opp_match(arr, OPP_MATCH_EXACT, freq, available);
+	return likely(opp) ? opp : ERR_PTR(-ERANGE);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_exact);
 
@@ -1002,9 +1022,11 @@ EXPORT_SYMBOL_GPL(opp_find_freq_exact);
  */
 struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
-	if (unlikely(!freq))
-		return opp_null_freq(__func__);
-	return opp_match_freq(opp_array_rcu(dev, __func__), OPP_MATCH_CEIL, freq);
+	struct opp_array *arr = opp_dev_opps(dev);
+
+	if (unlikely(!arr || !freq))
+		return opp_search_fault(dev, !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
 
@@ -1026,9 +1048,11 @@ EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
  */
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
-	if (unlikely(!freq))
-		return opp_null_freq(__func__);
-	return opp_match_freq(opp_array_rcu(dev, __func__), OPP_MATCH_FLOOR, freq);
+	struct opp_array *arr = opp_dev_opps(dev);
+
+	if (unlikely(!arr || !freq))
+		return opp_search_fault(dev, !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
 
@@ -1110,14 +1134,18 @@ static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
 	if (unlikely(!info))
 		return -EINVAL;
 	rcu_read_lock();
-	arr = opp_array_rcu(dev, func);
-	opp = IS_ERR(arr) ? ERR_CAST(arr) : opp_match(arr, how, freq, available);
-	if (IS_ERR(opp)) {
-		ret = PTR_ERR(opp);
+	arr = opp_dev_opps(dev);
+	if (unlikely(!arr)) {
+		ret = PTR_ERR(opp_search_fault(dev, false, func));
 	} else {
-		info->rate = opp->rate;
-		info->u_volt = opp->u_volt;
-		info->available = available;
+		opp = opp_match(arr, how, freq, available);
+		if (likely(opp)) {
+			info->rate = opp->rate;
+			info->u_volt = opp->u_volt;
+			info->available = available;
+		} else {
+			ret = -ERANGE;
+		}
 	}
 	rcu_read_unlock();
 	return ret;
@@ -1245,18 +1273,34 @@ void opp_table_put(struct opp_table *table)
 }
 EXPORT_SYMBOL_GPL(opp_table_put);
 
-/* The handle's current OPPs, or an ERR_PTR. */
-static __always_inline struct opp_array *opp_table_rcu(struct opp_table *table,
-						       const char *func)
+/*
+ * Whether @table is NULL or an ERR_PTR, in one compare: adding MAX_ERRNO
+ * wraps the error values around to 0..MAX_ERRNO - 1, next to NULL's.
+ */
+static __always_inline bool opp_bad_table(const struct opp_table *table)
 {
-	struct opp_array *arr;
+	return (unsigned long)table + MAX_ERRNO <= MAX_ERRNO;
+}
 
-	if (IS_ERR_OR_NULL(table)) {
+/* Why a search through a handle found nothing to search; see above. */
+static noinline struct opp *opp_table_fault(struct opp_table *table,
+					    bool freq_null, const char *func)
+{
+	if (freq_null) {
+		pr_warn_ratelimited("%s: freq is NULL\n", func);
+		return ERR_PTR(-EINVAL);
+	}
+	if (opp_bad_table(table)) {
 		pr_warn_ratelimited("%s: invalid table %p\n", func, table);
 		return ERR_PTR(-EINVAL);
 	}
-	arr = rcu_dereference(table->opps);
-	return likely(arr) ? arr : ERR_PTR(-ENODEV);
+	return ERR_PTR(-ENODEV);
+}
+
+/* The handle's current OPPs, or NULL if @table is bad or was removed. */
+static __always_inline struct opp_array *opp_table_opps(struct opp_table *table)
+{
+	return likely(!opp_bad_table(table)) ? rcu_dereference(table->opps) : NULL;
 }
 
 /**
@@ -1277,11 +1321,13 @@ static __always_inline struct opp_array *opp_table_rcu(struct opp_table *table,
 struct opp *opp_table_find_freq_exact(struct opp_table *table,
 				      unsigned long freq, bool available)
 {
-	struct opp_array *arr = opp_table_rcu(table, __func__);
+	struct opp_array *arr = opp_table_opps(table);
+	struct opp *opp;
 
-	if (IS_ERR(arr))
-		return ERR_CAST(arr);
-	return opp_match(arr, OPP_MATCH_EXACT, freq, available);
+	if (unlikely(!arr))
+		return opp_table_fault(table, false, __func__);
+	opp = opp_match(arr, OPP_MATCH_EXACT, freq, available);
+	return likely(opp) ? opp : ERR_PTR(-ERANGE);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 
@@ -1302,9 +1348,11 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 				     unsigned long *freq)
 {
-	if (unlikely(!freq))
-		return opp_null_freq(__func__);
-	return opp_match_freq(opp_table_rcu(table, __func__), OPP_MATCH_CEIL, freq);
+	struct opp_array *arr = opp_table_opps(table);
+
+	if (unlikely(!arr || !freq))
+		return opp_table_fault(table, !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 
@@ -1325,9 +1373,11 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 struct opp *opp_table_find_freq_floor(struct opp_table *table,
 				      unsigned long *freq)
 {
-	if (unlikely(!freq))
-		return opp_null_freq(__func__);
-	return opp_match_freq(opp_table_rcu(table, __func__), OPP_MATCH_FLOOR, freq);
+	struct opp_array *arr = opp_table_opps(table);
+
+	if (unlikely(!arr || !freq))
+		return opp_table_fault(table, !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
