@@ -43,6 +43,7 @@
 #include <linux/hash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
@@ -63,12 +64,33 @@ struct opp {
 	bool available;
 };
 
-/* One immutable-length snapshot of a device's OPPs, sorted by rate. */
+/*
+ * One immutable-length snapshot of a device's OPPs, sorted by rate.
+ *
+ * The searches compare rates only, so the rates also have an array of
+ * their own, @rate, right after the header: a search reads one or two
+ * cache lines of rates, however large each OPP grows, and touches an OPP
+ * only once it has its index. @rate has @span entries, a power of two of
+ * at least OPP_SPAN_MIN, padded with ULONG_MAX, so that the searches run
+ * a fixed number of steps without bounds checks. The OPPs follow in the
+ * same allocation. Rates never change in a published array (availability
+ * is the one field changed in place), so @rate is written once, by
+ * opp_array_seal(), before the array is published.
+ */
 struct opp_array {
 	struct rcu_head rcu;
 	unsigned int count;
-	struct opp opp[];
+	unsigned int span;
+	struct opp *opp;
+	unsigned long rate[];
 };
+
+/*
+ * Up to this many OPPs, a search counts the rates below the target in
+ * one pass of independent compares (no loop, no dependent loads); larger
+ * tables are bisected.
+ */
+#define OPP_SPAN_MIN	8
 
 /*
  * A device's table (2.6.37 called it struct device_opp). What a search
@@ -135,28 +157,43 @@ static bool opp_bad_dev(struct device *dev, const char *func)
 	return true;
 }
 
+/* Whether @rate is below @freq (@upper false) or not above it (@upper true). */
+static __always_inline unsigned int opp_below(unsigned long rate,
+					      unsigned long freq, bool upper)
+{
+	return upper ? rate <= freq : rate < freq;
+}
+
 /*
  * Index of the first OPP whose rate is >= @freq (@upper false) or > @freq
- * (@upper true), or arr->count. A table has at least one OPP. The halving
- * loop runs a number of times that depends on the count alone, and its
- * one data-dependent choice is a select, not a branch: queries spread over
- * the table cost no mispredicted branch.
+ * (@upper true), or arr->count: the number of rates below (or not above)
+ * @freq. Neither way has a data-dependent branch, so queries spread over
+ * the table cost no mispredicted branch. A small table: one pass of
+ * independent compares over its OPP_SPAN_MIN padded rates. A larger one:
+ * halving steps over its power-of-two span, as many as the span alone
+ * says, each choice a select. The padding (ULONG_MAX) is never below
+ * @freq, and not above it only for @freq == ULONG_MAX: hence the clamp.
  */
 static __always_inline unsigned int opp_bound(const struct opp_array *arr,
 					      unsigned long freq, bool upper)
 {
-	unsigned int lo = 0, n = arr->count;
-	unsigned long rate;
+	const unsigned long *rate = arr->rate;
+	unsigned int lo = 0, step;
 
-	while (n > 1) {
-		unsigned int half = n / 2;
-
-		rate = arr->opp[lo + half].rate;
-		lo += (upper ? rate <= freq : rate < freq) ? half : 0;
-		n -= half;
+	if (likely(arr->span == OPP_SPAN_MIN)) {
+		/* Written out: GCC keeps the loop, at twice the instructions. */
+		BUILD_BUG_ON(OPP_SPAN_MIN != 8);
+		lo = opp_below(rate[0], freq, upper) + opp_below(rate[1], freq, upper) +
+		     opp_below(rate[2], freq, upper) + opp_below(rate[3], freq, upper) +
+		     opp_below(rate[4], freq, upper) + opp_below(rate[5], freq, upper) +
+		     opp_below(rate[6], freq, upper) + opp_below(rate[7], freq, upper);
+	} else {
+		for (step = arr->span / 2; step; step /= 2)
+			if (opp_below(rate[lo + step - 1], freq, upper))
+				lo += step;
+		lo += opp_below(rate[lo], freq, upper);
 	}
-	rate = arr->opp[lo].rate;
-	return lo + (upper ? rate <= freq : rate < freq);
+	return upper ? min(lo, arr->count) : lo;
 }
 
 static unsigned int opp_lower_bound(const struct opp_array *arr,
@@ -169,35 +206,36 @@ static unsigned int opp_lower_bound(const struct opp_array *arr,
 enum opp_match { OPP_MATCH_EXACT, OPP_MATCH_CEIL, OPP_MATCH_FLOOR };
 
 /*
- * The OPP of @arr that @how matches at @freq (for OPP_MATCH_EXACT, also by
- * @available; ceil and floor match available OPPs only), or NULL. Inlined
- * into each caller, which passes @how as a constant.
+ * The index of the OPP of @arr that @how matches at @freq (for
+ * OPP_MATCH_EXACT, also by @available; ceil and floor match available OPPs
+ * only), or arr->count if none does. Inlined into each caller, which
+ * passes @how as a constant.
  */
-static __always_inline struct opp *opp_match(struct opp_array *arr,
-					     enum opp_match how,
-					     unsigned long freq, bool available)
+static __always_inline unsigned int opp_match(const struct opp_array *arr,
+					      enum opp_match how,
+					      unsigned long freq, bool available)
 {
-	unsigned int i;
+	unsigned int i, n = arr->count;
 
 	switch (how) {
 	case OPP_MATCH_EXACT:
 		i = opp_bound(arr, freq, false);
-		if (i < arr->count && arr->opp[i].rate == freq &&
-		    READ_ONCE(arr->opp[i].available) == available)
-			return &arr->opp[i];
-		break;
+		if (i < n && (arr->rate[i] != freq ||
+			      READ_ONCE(arr->opp[i].available) != available))
+			i = n;
+		return i;
 	case OPP_MATCH_CEIL:
-		for (i = opp_bound(arr, freq, false); i < arr->count; i++)
+		for (i = opp_bound(arr, freq, false); i < n; i++)
 			if (READ_ONCE(arr->opp[i].available))
-				return &arr->opp[i];
-		break;
+				break;
+		return i;
 	case OPP_MATCH_FLOOR:
 		for (i = opp_bound(arr, freq, true); i > 0; i--)
 			if (READ_ONCE(arr->opp[i - 1].available))
-				return &arr->opp[i - 1];
-		break;
+				return i - 1;
+		return n;
 	}
-	return NULL;
+	return n;
 }
 
 /* The slot at which @dev's probe sequence in @map starts. */
@@ -339,14 +377,34 @@ static struct opp_array *opp_array_locked(struct opp_table *table)
 	return rcu_dereference_protected(table->opps, lockdep_is_held(&opp_lock));
 }
 
+/* An array for @count OPPs (at least one); fill ->opp, then seal it. */
 static struct opp_array *opp_array_alloc(unsigned int count)
 {
+	unsigned int span = max_t(unsigned int, OPP_SPAN_MIN,
+				  roundup_pow_of_two(count));
 	struct opp_array *arr;
 
-	arr = kmalloc(struct_size(arr, opp, count), GFP_KERNEL);
-	if (arr)
+	/* The OPPs follow the rates: they must not need more alignment. */
+	BUILD_BUG_ON(__alignof__(struct opp) > __alignof__(unsigned long));
+	arr = kmalloc(size_add(struct_size(arr, rate, span),
+			       array_size(count, sizeof(*arr->opp))), GFP_KERNEL);
+	if (arr) {
 		arr->count = count;
+		arr->span = span;
+		arr->opp = (struct opp *)&arr->rate[span];
+	}
 	return arr;
+}
+
+/* Copy the filled array's rates into its search array; before publishing. */
+static void opp_array_seal(struct opp_array *arr)
+{
+	unsigned int i;
+
+	for (i = 0; i < arr->count; i++)
+		arr->rate[i] = arr->opp[i].rate;
+	for (; i < arr->span; i++)
+		arr->rate[i] = ULONG_MAX;
 }
 
 static void opp_notify(struct opp_table *table, enum dev_pm_opp_event event,
@@ -460,6 +518,7 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 			arr->opp[k++] = pts[i++];
 		}
 	}
+	opp_array_seal(arr);
 
 	if (!table) {
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
@@ -672,6 +731,7 @@ int opp_remove(struct device *dev, unsigned long freq)
 	}
 	memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
 	memcpy(arr->opp + i, old->opp + i + 1, (n - i - 1) * sizeof(*arr->opp));
+	opp_array_seal(arr);
 	rcu_assign_pointer(table->opps, arr);
 	opp_notify(table, OPP_EVENT_REMOVE, &old->opp[i]);
 	kfree_rcu(old, rcu);
@@ -963,12 +1023,22 @@ static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
 						  enum opp_match how,
 						  unsigned long *freq)
 {
-	struct opp *opp = opp_match(arr, how, *freq, true);
+	unsigned int i = opp_match(arr, how, *freq, true);
 
-	if (unlikely(!opp))
+	if (unlikely(i >= arr->count))
 		return ERR_PTR(-ERANGE);
-	*freq = opp->rate;
-	return opp;
+	*freq = arr->rate[i];
+	return &arr->opp[i];
+}
+
+/* An exact search in @arr: the OPP, or ERR_PTR(-ERANGE). */
+static __always_inline struct opp *opp_match_exact(struct opp_array *arr,
+						   unsigned long freq,
+						   bool available)
+{
+	unsigned int i = opp_match(arr, OPP_MATCH_EXACT, freq, available);
+
+	return likely(i < arr->count) ? &arr->opp[i] : ERR_PTR(-ERANGE);
 }
 
 /**
@@ -994,12 +1064,10 @@ struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 				bool available)
 {
 	struct opp_array *arr = opp_dev_opps(dev);
-	struct opp *opp;
 
 	if (unlikely(!arr))
 		return opp_search_fault(dev, false, __func__);
-	opp = opp_match(arr, OPP_MATCH_EXACT, freq, available);
-	return likely(opp) ? opp : ERR_PTR(-ERANGE);
+	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_exact);
 
@@ -1128,7 +1196,7 @@ static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
 				      struct opp_info *info, const char *func)
 {
 	struct opp_array *arr;
-	struct opp *opp;
+	unsigned int i;
 	int ret = 0;
 
 	if (unlikely(!info))
@@ -1138,10 +1206,10 @@ static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
 	if (unlikely(!arr)) {
 		ret = PTR_ERR(opp_search_fault(dev, false, func));
 	} else {
-		opp = opp_match(arr, how, freq, available);
-		if (likely(opp)) {
-			info->rate = opp->rate;
-			info->u_volt = opp->u_volt;
+		i = opp_match(arr, how, freq, available);
+		if (likely(i < arr->count)) {
+			info->rate = arr->rate[i];
+			info->u_volt = arr->opp[i].u_volt;
 			info->available = available;
 		} else {
 			ret = -ERANGE;
@@ -1322,12 +1390,10 @@ struct opp *opp_table_find_freq_exact(struct opp_table *table,
 				      unsigned long freq, bool available)
 {
 	struct opp_array *arr = opp_table_opps(table);
-	struct opp *opp;
 
 	if (unlikely(!arr))
 		return opp_table_fault(table, false, __func__);
-	opp = opp_match(arr, OPP_MATCH_EXACT, freq, available);
-	return likely(opp) ? opp : ERR_PTR(-ERANGE);
+	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 
