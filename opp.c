@@ -125,7 +125,8 @@ struct opp_table {
  */
 struct opp_map {
 	struct rcu_head rcu;
-	unsigned int bits;	/* log2 of the number of slots */
+	unsigned int shift;	/* BITS_PER_LONG - log2 of the number of slots */
+	unsigned int mask;	/* the number of slots, less one */
 	unsigned int used;	/* slots holding a table or the tombstone */
 	struct opp_table __rcu *slot[];
 };
@@ -238,11 +239,15 @@ static __always_inline unsigned int opp_match(const struct opp_array *arr,
 	return n;
 }
 
-/* The slot at which @dev's probe sequence in @map starts. */
+/*
+ * The slot at which @dev's probe sequence in @map starts: hash_ptr(), its
+ * shift kept ready in the map, as its mask is: a probe costs few
+ * instructions, and the instructions are what a search costs.
+ */
 static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
 						 const struct device *dev)
 {
-	return hash_ptr(dev, map->bits);
+	return ((unsigned long)dev * GOLDEN_RATIO_PRIME) >> map->shift;
 }
 
 /*
@@ -254,14 +259,14 @@ static __always_inline struct opp_table *opp_table_find(struct device *dev)
 {
 	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
 						    lockdep_is_held(&opp_lock));
-	unsigned int mask = (1U << map->bits) - 1;
 	unsigned int i = opp_map_hash(map, dev);
 	struct opp_table *table;
 
-	for (;; i = (i + 1) & mask) {
+	/* The first probe nearly always ends it: the mask is read after. */
+	for (;; i = (i + 1) & map->mask) {
 		table = rcu_dereference_check(map->slot[i],
 					      lockdep_is_held(&opp_lock));
-		if (!table || table->dev == dev)
+		if (likely(!table || table->dev == dev))
 			return table;
 	}
 }
@@ -299,15 +304,17 @@ static struct opp_map *opp_map_alloc(unsigned int bits)
 	struct opp_map *map;
 
 	map = kzalloc(struct_size(map, slot, 1U << bits), GFP_KERNEL);
-	if (map)
-		map->bits = bits;
+	if (map) {
+		map->shift = BITS_PER_LONG - bits;
+		map->mask = (1U << bits) - 1;
+	}
 	return map;
 }
 
 /* Put @table at the first free or dead slot of its probe sequence. */
 static void opp_map_place(struct opp_map *map, struct opp_table *table)
 {
-	unsigned int mask = (1U << map->bits) - 1;
+	unsigned int mask = map->mask;
 	unsigned int i = opp_map_hash(map, table->dev);
 	struct opp_table *t;
 
@@ -329,7 +336,7 @@ static void opp_map_place(struct opp_map *map, struct opp_table *table)
 static int opp_map_insert(struct opp_table *table)
 {
 	struct opp_map *map = opp_map_locked(), *fresh;
-	unsigned int i, live = 0, slots = 1U << map->bits;
+	unsigned int i, live = 0, slots = map->mask + 1;
 	struct opp_table *t;
 
 	if (2 * (map->used + 1) > slots) {
@@ -363,7 +370,7 @@ static int opp_map_insert(struct opp_table *table)
 static void opp_map_remove(struct opp_table *table)
 {
 	struct opp_map *map = opp_map_locked();
-	unsigned int mask = (1U << map->bits) - 1;
+	unsigned int mask = map->mask;
 	unsigned int i = opp_map_hash(map, table->dev);
 
 	while (rcu_dereference_protected(map->slot[i],
