@@ -76,11 +76,17 @@ struct opp {
  * same allocation. Rates never change in a published array (availability
  * is the one field changed in place), so @rate is written once, by
  * opp_array_seal(), before the array is published.
+ *
+ * @avail mirrors the availability of the first BITS_PER_LONG OPPs, a bit
+ * each: in a table of up to OPP_SPAN_MIN OPPs a ceil or floor search finds
+ * the nearest available OPP with one bit scan instead of a loop over the
+ * OPPs. opp_set_available() keeps the two in step.
  */
 struct opp_array {
 	struct rcu_head rcu;
 	unsigned int count;
 	unsigned int span;
+	unsigned long avail;
 	struct opp *opp;
 	unsigned long rate[];
 };
@@ -217,6 +223,28 @@ static __always_inline unsigned int opp_match(const struct opp_array *arr,
 					      unsigned long freq, bool available)
 {
 	unsigned int i, n = arr->count;
+	unsigned long avail;
+
+	if (likely(arr->span == OPP_SPAN_MIN)) {
+		/* One word holds every OPP's availability: scan it. */
+		avail = READ_ONCE(arr->avail);
+		switch (how) {
+		case OPP_MATCH_EXACT:
+			i = opp_bound(arr, freq, false);
+			if (i < n && arr->rate[i] == freq &&
+			    !!(avail & BIT(i)) == available)
+				return i;
+			return n;
+		case OPP_MATCH_CEIL:
+			i = opp_bound(arr, freq, false);
+			avail >>= i;
+			return avail ? i + __ffs(avail) : n;
+		case OPP_MATCH_FLOOR:
+			i = opp_bound(arr, freq, true);
+			avail &= BIT(i) - 1;
+			return avail ? __fls(avail) : n;
+		}
+	}
 
 	switch (how) {
 	case OPP_MATCH_EXACT:
@@ -403,15 +431,36 @@ static struct opp_array *opp_array_alloc(unsigned int count)
 	return arr;
 }
 
-/* Copy the filled array's rates into its search array; before publishing. */
+/*
+ * Copy the filled array's rates and availability into what the searches
+ * read; before publishing.
+ */
 static void opp_array_seal(struct opp_array *arr)
 {
 	unsigned int i;
 
-	for (i = 0; i < arr->count; i++)
+	arr->avail = 0;
+	for (i = 0; i < arr->count; i++) {
 		arr->rate[i] = arr->opp[i].rate;
+		if (i < BITS_PER_LONG && arr->opp[i].available)
+			arr->avail |= BIT(i);
+	}
 	for (; i < arr->span; i++)
 		arr->rate[i] = ULONG_MAX;
+}
+
+/*
+ * Make OPP @i of the published @arr available or not, in place: a byte
+ * and a word are never torn, and the searches read the word while the
+ * accessors read the byte. Under opp_lock.
+ */
+static void opp_set_available(struct opp_array *arr, unsigned int i,
+			      bool available)
+{
+	WRITE_ONCE(arr->opp[i].available, available);
+	if (i < BITS_PER_LONG)
+		WRITE_ONCE(arr->avail, available ? arr->avail | BIT(i) :
+				       arr->avail & ~BIT(i));
 }
 
 static void opp_notify(struct opp_table *table, enum dev_pm_opp_event event,
@@ -632,7 +681,7 @@ static int opp_set_availability(struct device *dev, unsigned long freq,
 	 * In place: a byte is never torn, rate and voltage do not change,
 	 * and so readers need no new copy and we need no grace period.
 	 */
-	WRITE_ONCE(arr->opp[i].available, available);
+	opp_set_available(arr, i, available);
 	opp_notify(table, available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE,
 		   &arr->opp[i]);
 unlock:
@@ -1099,8 +1148,10 @@ struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr = opp_dev_opps(dev);
 
-	if (unlikely(!arr || !freq))
-		return opp_search_fault(dev, !freq, __func__);
+	if (unlikely(!freq))
+		return opp_search_fault(dev, true, __func__);
+	if (unlikely(!arr))
+		return opp_search_fault(dev, false, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
@@ -1125,8 +1176,10 @@ struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr = opp_dev_opps(dev);
 
-	if (unlikely(!arr || !freq))
-		return opp_search_fault(dev, !freq, __func__);
+	if (unlikely(!freq))
+		return opp_search_fault(dev, true, __func__);
+	if (unlikely(!arr))
+		return opp_search_fault(dev, false, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
@@ -1423,8 +1476,10 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 {
 	struct opp_array *arr = opp_table_opps(table);
 
-	if (unlikely(!arr || !freq))
-		return opp_table_fault(table, !freq, __func__);
+	if (unlikely(!freq))
+		return opp_table_fault(table, true, __func__);
+	if (unlikely(!arr))
+		return opp_table_fault(table, false, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
@@ -1448,8 +1503,10 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 {
 	struct opp_array *arr = opp_table_opps(table);
 
-	if (unlikely(!arr || !freq))
-		return opp_table_fault(table, !freq, __func__);
+	if (unlikely(!freq))
+		return opp_table_fault(table, true, __func__);
+	if (unlikely(!arr))
+		return opp_table_fault(table, false, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
