@@ -215,12 +215,13 @@ enum opp_match { OPP_MATCH_EXACT, OPP_MATCH_CEIL, OPP_MATCH_FLOOR };
 /*
  * The index of the OPP of @arr that @how matches at @freq (for
  * OPP_MATCH_EXACT, also by @available; ceil and floor match available OPPs
- * only), or arr->count if none does. Inlined into each caller, which
- * passes @how as a constant.
+ * only), or -1 if none does. Inlined into each caller, which passes @how
+ * as a constant, and which tests the sign: the bit scan's own test of an
+ * empty word decides it, and the table's count is not read again.
  */
-static __always_inline unsigned int opp_match(const struct opp_array *arr,
-					      enum opp_match how,
-					      unsigned long freq, bool available)
+static __always_inline int opp_match(const struct opp_array *arr,
+				     enum opp_match how, unsigned long freq,
+				     bool available)
 {
 	unsigned int i, n = arr->count;
 	unsigned long avail;
@@ -234,37 +235,37 @@ static __always_inline unsigned int opp_match(const struct opp_array *arr,
 			if (i < n && arr->rate[i] == freq &&
 			    !!(avail & BIT(i)) == available)
 				return i;
-			return n;
+			return -1;
 		case OPP_MATCH_CEIL:
 			i = opp_bound(arr, freq, false);
 			avail >>= i;
-			return avail ? i + __ffs(avail) : n;
+			return avail ? i + __ffs(avail) : -1;
 		case OPP_MATCH_FLOOR:
 			i = opp_bound(arr, freq, true);
 			avail &= BIT(i) - 1;
-			return avail ? __fls(avail) : n;
+			return avail ? __fls(avail) : -1;
 		}
 	}
 
 	switch (how) {
 	case OPP_MATCH_EXACT:
 		i = opp_bound(arr, freq, false);
-		if (i < n && (arr->rate[i] != freq ||
-			      READ_ONCE(arr->opp[i].available) != available))
-			i = n;
-		return i;
+		if (i < n && arr->rate[i] == freq &&
+		    READ_ONCE(arr->opp[i].available) == available)
+			return i;
+		break;
 	case OPP_MATCH_CEIL:
 		for (i = opp_bound(arr, freq, false); i < n; i++)
 			if (READ_ONCE(arr->opp[i].available))
-				break;
-		return i;
+				return i;
+		break;
 	case OPP_MATCH_FLOOR:
 		for (i = opp_bound(arr, freq, true); i > 0; i--)
 			if (READ_ONCE(arr->opp[i - 1].available))
 				return i - 1;
-		return n;
+		break;
 	}
-	return n;
+	return -1;
 }
 
 /*
@@ -1044,20 +1045,28 @@ EXPORT_SYMBOL_GPL(opp_of_add_table);
 /* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
 /*
- * Why a search found nothing to search: @freq_null (a NULL out-pointer),
- * a NULL or ERR_PTR @dev (both -EINVAL, warned about as @func's), or no
- * table (-ENODEV). Out of line: the searches test one condition for all
- * of these and call this only then, so that what they run on a hit is
- * the probe and the match alone.
+ * Why a search found nothing to search: a NULL or ERR_PTR @dev (-EINVAL,
+ * warned about as @func's) or no table (-ENODEV). Out of line, as is
+ * opp_freq_fault(): the searches test the likely case only and call these
+ * from one place, so that what they run on a hit is the probe and the
+ * match alone, without even a stack frame.
  */
 static noinline struct opp *opp_search_fault(struct device *dev,
-					     bool freq_null, const char *func)
+					     const char *func)
 {
-	if (freq_null) {
+	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
+}
+
+/* The same for a ceil or floor search, whose @freq may be NULL too. */
+static noinline struct opp *opp_freq_fault(struct device *dev,
+					   const unsigned long *freq,
+					   const char *func)
+{
+	if (!freq) {
 		pr_warn_ratelimited("%s: freq is NULL\n", func);
 		return ERR_PTR(-EINVAL);
 	}
-	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
+	return opp_search_fault(dev, func);
 }
 
 /*
@@ -1079,9 +1088,9 @@ static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
 						  enum opp_match how,
 						  unsigned long *freq)
 {
-	unsigned int i = opp_match(arr, how, *freq, true);
+	int i = opp_match(arr, how, *freq, true);
 
-	if (unlikely(i >= arr->count))
+	if (unlikely(i < 0))
 		return ERR_PTR(-ERANGE);
 	*freq = arr->rate[i];
 	return &arr->opp[i];
@@ -1092,9 +1101,9 @@ static __always_inline struct opp *opp_match_exact(struct opp_array *arr,
 						   unsigned long freq,
 						   bool available)
 {
-	unsigned int i = opp_match(arr, OPP_MATCH_EXACT, freq, available);
+	int i = opp_match(arr, OPP_MATCH_EXACT, freq, available);
 
-	return likely(i < arr->count) ? &arr->opp[i] : ERR_PTR(-ERANGE);
+	return likely(i >= 0) ? &arr->opp[i] : ERR_PTR(-ERANGE);
 }
 
 /**
@@ -1122,7 +1131,7 @@ struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
 	struct opp_array *arr = opp_dev_opps(dev);
 
 	if (unlikely(!arr))
-		return opp_search_fault(dev, false, __func__);
+		return opp_search_fault(dev, __func__);
 	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_exact);
@@ -1148,10 +1157,8 @@ struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr = opp_dev_opps(dev);
 
-	if (unlikely(!freq))
-		return opp_search_fault(dev, true, __func__);
-	if (unlikely(!arr))
-		return opp_search_fault(dev, false, __func__);
+	if (unlikely(!freq || !arr))
+		return opp_freq_fault(dev, freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
@@ -1176,10 +1183,8 @@ struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
 	struct opp_array *arr = opp_dev_opps(dev);
 
-	if (unlikely(!freq))
-		return opp_search_fault(dev, true, __func__);
-	if (unlikely(!arr))
-		return opp_search_fault(dev, false, __func__);
+	if (unlikely(!freq || !arr))
+		return opp_freq_fault(dev, freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
@@ -1256,18 +1261,17 @@ static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
 				      struct opp_info *info, const char *func)
 {
 	struct opp_array *arr;
-	unsigned int i;
-	int ret = 0;
+	int i, ret = 0;
 
 	if (unlikely(!info))
 		return -EINVAL;
 	rcu_read_lock();
 	arr = opp_dev_opps(dev);
 	if (unlikely(!arr)) {
-		ret = PTR_ERR(opp_search_fault(dev, false, func));
+		ret = PTR_ERR(opp_search_fault(dev, func));
 	} else {
 		i = opp_match(arr, how, freq, available);
-		if (likely(i < arr->count)) {
+		if (likely(i >= 0)) {
 			info->rate = arr->rate[i];
 			info->u_volt = arr->opp[i].u_volt;
 			info->available = available;
@@ -1412,17 +1416,24 @@ static __always_inline bool opp_bad_table(const struct opp_table *table)
 
 /* Why a search through a handle found nothing to search; see above. */
 static noinline struct opp *opp_table_fault(struct opp_table *table,
-					    bool freq_null, const char *func)
+					    const char *func)
 {
-	if (freq_null) {
-		pr_warn_ratelimited("%s: freq is NULL\n", func);
-		return ERR_PTR(-EINVAL);
-	}
 	if (opp_bad_table(table)) {
 		pr_warn_ratelimited("%s: invalid table %p\n", func, table);
 		return ERR_PTR(-EINVAL);
 	}
 	return ERR_PTR(-ENODEV);
+}
+
+static noinline struct opp *opp_table_freq_fault(struct opp_table *table,
+						 const unsigned long *freq,
+						 const char *func)
+{
+	if (!freq) {
+		pr_warn_ratelimited("%s: freq is NULL\n", func);
+		return ERR_PTR(-EINVAL);
+	}
+	return opp_table_fault(table, func);
 }
 
 /* The handle's current OPPs, or NULL if @table is bad or was removed. */
@@ -1452,7 +1463,7 @@ struct opp *opp_table_find_freq_exact(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!arr))
-		return opp_table_fault(table, false, __func__);
+		return opp_table_fault(table, __func__);
 	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
@@ -1476,10 +1487,8 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 {
 	struct opp_array *arr = opp_table_opps(table);
 
-	if (unlikely(!freq))
-		return opp_table_fault(table, true, __func__);
-	if (unlikely(!arr))
-		return opp_table_fault(table, false, __func__);
+	if (unlikely(!freq || !arr))
+		return opp_table_freq_fault(table, freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
@@ -1503,10 +1512,8 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 {
 	struct opp_array *arr = opp_table_opps(table);
 
-	if (unlikely(!freq))
-		return opp_table_fault(table, true, __func__);
-	if (unlikely(!arr))
-		return opp_table_fault(table, false, __func__);
+	if (unlikely(!freq || !arr))
+		return opp_table_freq_fault(table, freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
