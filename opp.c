@@ -81,13 +81,20 @@ struct opp {
  * each: in a table of up to OPP_SPAN_MIN OPPs a ceil or floor search finds
  * the nearest available OPP with one bit scan instead of a loop over the
  * OPPs. opp_set_available() keeps the two in step.
+ *
+ * The device map holds arrays, not tables (see struct opp_map): @dev is
+ * the key a search by device compares, @table the table the array is the
+ * current snapshot of; both are set before it is published, and never
+ * change.
  */
 struct opp_array {
-	struct rcu_head rcu;
+	struct device *dev;
 	unsigned int count;
 	unsigned int span;
 	unsigned long avail;
 	struct opp *opp;
+	struct opp_table *table;
+	struct rcu_head rcu;
 	unsigned long rate[];
 };
 
@@ -99,8 +106,8 @@ struct opp_array {
 #define OPP_SPAN_MIN	8
 
 /*
- * A device's table (2.6.37 called it struct device_opp). What a search
- * reads comes first: the key and the OPPs, in one cache line.
+ * A device's table (2.6.37 called it struct device_opp). A search through
+ * a handle reads @opps; one by device finds the OPPs in the map.
  */
 struct opp_table {
 	struct device *dev;
@@ -114,33 +121,40 @@ struct opp_table {
 };
 
 /*
- * The device -> table map: open addressing with linear probing over a
- * power-of-two array of table pointers, indexed by a multiplicative hash
- * of the device pointer. A SoC has a handful of tables, so the array is
- * small (64 slots to start) and a search finds its table at the first
- * probe nearly always, for the cost of a multiply and two loads.
+ * The device -> OPPs map: open addressing with linear probing over a
+ * power-of-two array of pointers, indexed by a multiplicative hash of the
+ * device pointer. A slot points at a table's current OPP array, which
+ * carries its device as the key and its table for the updaters: a search
+ * by device goes from the slot straight to the OPPs, with no stop at the
+ * table. Whoever publishes a new array for a table publishes it in the
+ * table and in its slot (opp_table_publish()). A SoC has a handful of
+ * tables, so the array is small (64 slots to start) and a search finds its
+ * device at the first probe nearly always, for the cost of a multiply and
+ * two loads.
  *
  * Readers probe under RCU without a lock. A slot changes only from empty
- * to a table, or from a table to the tombstone (which keeps the probe
- * going) and from the tombstone to a table, so a reader sees each slot
- * before or after a change, never half of one. Under opp_lock, a map that
- * would get more than half full (tombstones count) is rebuilt as a new
- * copy, published with RCU, without its tombstones; if that allocation
- * fails the insertion goes on in place up to three quarters full. A map is
- * therefore never full, and every probe ends.
+ * to an array, from an array to its table's next one, from an array to
+ * the tombstone (which keeps the probe going) and from the tombstone to an
+ * array; each is one pointer, published with rcu_assign_pointer(), so a
+ * reader sees each slot before or after a change, never half of one, and
+ * an array's key and OPPs always belong together. Under opp_lock, a map
+ * that would get more than half full (tombstones count) is rebuilt as a
+ * new copy, published with RCU, without its tombstones; if that
+ * allocation fails the insertion goes on in place up to three quarters
+ * full. A map is therefore never full, and every probe ends.
  */
 struct opp_map {
 	struct rcu_head rcu;
 	unsigned int shift;	/* BITS_PER_LONG - log2 of the number of slots */
 	unsigned int mask;	/* the number of slots, less one */
-	unsigned int used;	/* slots holding a table or the tombstone */
-	struct opp_table __rcu *slot[];
+	unsigned int used;	/* slots holding an array or the tombstone */
+	struct opp_array __rcu *slot[];
 };
 
 #define OPP_MAP_MIN_BITS	6
 
 /* What a removed table's slot holds: its key is its own address. */
-static struct opp_table opp_tombstone = {
+static struct opp_array opp_tombstone = {
 	.dev = (struct device *)&opp_tombstone,
 };
 
@@ -280,24 +294,32 @@ static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
 }
 
 /*
- * @dev's table, or NULL; the caller holds RCU or opp_lock. A NULL or
- * ERR_PTR @dev is simply not found: the callers tell it apart on that
+ * @dev's current OPPs, or NULL; the caller holds RCU or opp_lock. A NULL
+ * or ERR_PTR @dev is simply not found: the callers tell it apart on that
  * (rare) path, not on every search.
  */
-static __always_inline struct opp_table *opp_table_find(struct device *dev)
+static __always_inline struct opp_array *opp_map_find(struct device *dev)
 {
 	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
 						    lockdep_is_held(&opp_lock));
 	unsigned int i = opp_map_hash(map, dev);
-	struct opp_table *table;
+	struct opp_array *arr;
 
 	/* The first probe nearly always ends it: the mask is read after. */
 	for (;; i = (i + 1) & map->mask) {
-		table = rcu_dereference_check(map->slot[i],
-					      lockdep_is_held(&opp_lock));
-		if (likely(!table || table->dev == dev))
-			return table;
+		arr = rcu_dereference_check(map->slot[i],
+					    lockdep_is_held(&opp_lock));
+		if (likely(!arr || arr->dev == dev))
+			return arr;
 	}
+}
+
+/* @dev's table, or NULL; the caller holds RCU or opp_lock. */
+static __always_inline struct opp_table *opp_table_find(struct device *dev)
+{
+	struct opp_array *arr = opp_map_find(dev);
+
+	return arr ? arr->table : NULL;
 }
 
 /*
@@ -307,8 +329,7 @@ static __always_inline struct opp_table *opp_table_find(struct device *dev)
 static __always_inline struct opp_array *opp_array_rcu(struct device *dev,
 						       const char *func)
 {
-	struct opp_table *table = opp_table_find(dev);
-	struct opp_array *arr = table ? rcu_dereference(table->opps) : NULL;
+	struct opp_array *arr = opp_map_find(dev);
 
 	if (likely(arr))
 		return arr;
@@ -328,6 +349,16 @@ static struct opp_map *opp_map_locked(void)
 					 lockdep_is_held(&opp_lock));
 }
 
+static struct opp_array *opp_array_locked(struct opp_table *table)
+{
+	return rcu_dereference_protected(table->opps, lockdep_is_held(&opp_lock));
+}
+
+static struct opp_array *opp_map_slot(struct opp_map *map, unsigned int i)
+{
+	return rcu_dereference_protected(map->slot[i], lockdep_is_held(&opp_lock));
+}
+
 static struct opp_map *opp_map_alloc(unsigned int bits)
 {
 	struct opp_map *map;
@@ -340,16 +371,15 @@ static struct opp_map *opp_map_alloc(unsigned int bits)
 	return map;
 }
 
-/* Put @table at the first free or dead slot of its probe sequence. */
-static void opp_map_place(struct opp_map *map, struct opp_table *table)
+/* Put @arr at the first free or dead slot of its probe sequence. */
+static void opp_map_place(struct opp_map *map, struct opp_array *arr)
 {
 	unsigned int mask = map->mask;
-	unsigned int i = opp_map_hash(map, table->dev);
-	struct opp_table *t;
+	unsigned int i = opp_map_hash(map, arr->dev);
+	struct opp_array *t;
 
 	for (;; i = (i + 1) & mask) {
-		t = rcu_dereference_protected(map->slot[i],
-					      lockdep_is_held(&opp_lock));
+		t = opp_map_slot(map, i);
 		if (!t) {
 			map->used++;
 			break;
@@ -357,8 +387,25 @@ static void opp_map_place(struct opp_map *map, struct opp_table *table)
 		if (t == &opp_tombstone)
 			break;
 	}
-	/* Publishing the slot orders the table's initialisation before it. */
-	rcu_assign_pointer(map->slot[i], table);
+	/* Publishing the slot orders the array's initialisation before it. */
+	rcu_assign_pointer(map->slot[i], arr);
+}
+
+/* The index of the slot of @map that holds @arr, which is in it. */
+static unsigned int opp_map_index(struct opp_map *map, struct opp_array *arr)
+{
+	unsigned int i = opp_map_hash(map, arr->dev);
+
+	while (opp_map_slot(map, i) != arr)
+		i = (i + 1) & map->mask;
+	return i;
+}
+
+/* Make @arr the array of @table, for the map: before publishing it. */
+static void opp_array_own(struct opp_array *arr, struct opp_table *table)
+{
+	arr->dev = table->dev;
+	arr->table = table;
 }
 
 /* Add @table, which is not in the map, rebuilding the map if it is due. */
@@ -366,12 +413,11 @@ static int opp_map_insert(struct opp_table *table)
 {
 	struct opp_map *map = opp_map_locked(), *fresh;
 	unsigned int i, live = 0, slots = map->mask + 1;
-	struct opp_table *t;
+	struct opp_array *t;
 
 	if (2 * (map->used + 1) > slots) {
 		for (i = 0; i < slots; i++) {
-			t = rcu_dereference_protected(map->slot[i],
-						      lockdep_is_held(&opp_lock));
+			t = opp_map_slot(map, i);
 			live += t && t != &opp_tombstone;
 		}
 		/* A quarter full after the rebuild, this table included. */
@@ -379,8 +425,7 @@ static int opp_map_insert(struct opp_table *table)
 					  order_base_2(4 * (live + 1))));
 		if (fresh) {
 			for (i = 0; i < slots; i++) {
-				t = rcu_dereference_protected(map->slot[i],
-							      lockdep_is_held(&opp_lock));
+				t = opp_map_slot(map, i);
 				if (t && t != &opp_tombstone)
 					opp_map_place(fresh, t);
 			}
@@ -391,7 +436,8 @@ static int opp_map_insert(struct opp_table *table)
 			return -ENOMEM;
 		}
 	}
-	opp_map_place(map, table);
+	opp_array_own(opp_array_locked(table), table);
+	opp_map_place(map, opp_array_locked(table));
 	return 0;
 }
 
@@ -399,18 +445,24 @@ static int opp_map_insert(struct opp_table *table)
 static void opp_map_remove(struct opp_table *table)
 {
 	struct opp_map *map = opp_map_locked();
-	unsigned int mask = map->mask;
-	unsigned int i = opp_map_hash(map, table->dev);
 
-	while (rcu_dereference_protected(map->slot[i],
-					 lockdep_is_held(&opp_lock)) != table)
-		i = (i + 1) & mask;
-	rcu_assign_pointer(map->slot[i], &opp_tombstone);
+	rcu_assign_pointer(map->slot[opp_map_index(map, opp_array_locked(table))],
+			   &opp_tombstone);
 }
 
-static struct opp_array *opp_array_locked(struct opp_table *table)
+/*
+ * Publish @arr as @table's OPPs, in the table (for handles) and in its
+ * slot of the map (for searches by device); the caller frees the old ones
+ * with kfree_rcu().
+ */
+static void opp_table_publish(struct opp_table *table, struct opp_array *arr)
 {
-	return rcu_dereference_protected(table->opps, lockdep_is_held(&opp_lock));
+	struct opp_map *map = opp_map_locked();
+	unsigned int i = opp_map_index(map, opp_array_locked(table));
+
+	opp_array_own(arr, table);
+	rcu_assign_pointer(map->slot[i], arr);
+	rcu_assign_pointer(table->opps, arr);
 }
 
 /* An array for @count OPPs (at least one); fill ->opp, then seal it. */
@@ -598,7 +650,7 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 		goto unlock;
 	}
 
-	rcu_assign_pointer(table->opps, arr);
+	opp_table_publish(table, arr);
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
 		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
@@ -789,7 +841,7 @@ int opp_remove(struct device *dev, unsigned long freq)
 	memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
 	memcpy(arr->opp + i, old->opp + i + 1, (n - i - 1) * sizeof(*arr->opp));
 	opp_array_seal(arr);
-	rcu_assign_pointer(table->opps, arr);
+	opp_table_publish(table, arr);
 	opp_notify(table, OPP_EVENT_REMOVE, &old->opp[i]);
 	kfree_rcu(old, rcu);
 unlock:
@@ -1075,9 +1127,7 @@ static noinline struct opp *opp_freq_fault(struct device *dev,
  */
 static __always_inline struct opp_array *opp_dev_opps(struct device *dev)
 {
-	struct opp_table *table = opp_table_find(dev);
-
-	return table ? rcu_dereference(table->opps) : NULL;
+	return opp_map_find(dev);
 }
 
 /*
