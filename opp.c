@@ -202,12 +202,17 @@ static __always_inline unsigned int opp_bound(const struct opp_array *arr,
 	unsigned int lo = 0, step;
 
 	if (likely(arr->span == OPP_SPAN_MIN)) {
-		/* Written out: GCC keeps the loop, at twice the instructions. */
+		/*
+		 * Sorted: if rate[3] is below, so are rate[0..3], and the
+		 * count is 4 and that of rate[4..7]; if not, none of
+		 * rate[4..7] is. Five compares, four of them independent,
+		 * written out: GCC keeps a loop, at twice the instructions.
+		 */
 		BUILD_BUG_ON(OPP_SPAN_MIN != 8);
-		lo = opp_below(rate[0], freq, upper) + opp_below(rate[1], freq, upper) +
-		     opp_below(rate[2], freq, upper) + opp_below(rate[3], freq, upper) +
-		     opp_below(rate[4], freq, upper) + opp_below(rate[5], freq, upper) +
-		     opp_below(rate[6], freq, upper) + opp_below(rate[7], freq, upper);
+		lo = opp_below(rate[3], freq, upper) * 4;
+		rate += lo;
+		lo += opp_below(rate[0], freq, upper) + opp_below(rate[1], freq, upper) +
+		      opp_below(rate[2], freq, upper) + opp_below(rate[3], freq, upper);
 	} else {
 		for (step = arr->span / 2; step; step /= 2)
 			if (opp_below(rate[lo + step - 1], freq, upper))
