@@ -5,19 +5,22 @@
  * The 2.6.37 design (per-device tables read under RCU, written under a
  * mutex) with its defects fixed and its data laid out for speed:
  *
- * - The device -> table map is a small open-addressed hash of table
- *   pointers keyed by the device pointer: a lookup costs one multiply and
- *   a probe or two, the same with one device or a thousand. The library
- *   holds a reference on every device it has a table for, so the address
- *   cannot be recycled into a new device while the table exists. Hot
- *   callers can skip the map with a table handle (opp_table_get()).
- * - A table is a sorted array of OPPs published with rcu_assign_pointer()
- *   and searched by bisection. Adding or removing an OPP publishes a new
- *   copy and frees the old one after a grace period (kfree_rcu()); nobody
- *   waits for that grace period.
- * - Availability is a flag flipped in place (WRITE_ONCE/READ_ONCE): a
- *   reader sees an OPP either before or after the change, and enabling or
- *   disabling needs neither an allocation nor a grace period.
+ * - The device -> OPPs map is a small open-addressed hash keyed by the
+ *   device pointer, whose slots point straight at each table's current
+ *   OPP array: a lookup costs one multiply and a probe or two, the same
+ *   with one device or a thousand. The library holds a reference on every
+ *   device it has a table for, so the address cannot be recycled into a
+ *   new device while the table exists. Hot callers can skip the map with
+ *   a table handle (opp_table_get()).
+ * - A table is a sorted array of OPPs published with rcu_assign_pointer(),
+ *   with its rates also in a padded array of their own, searched without
+ *   data-dependent branches, and a word of availability bits. Adding or
+ *   removing an OPP publishes a new copy and frees the old one after a
+ *   grace period (kfree_rcu()); nobody waits for that grace period.
+ * - Availability is a flag (and a bit) flipped in place (WRITE_ONCE/
+ *   READ_ONCE): a reader sees an OPP either before or after the change,
+ *   and enabling or disabling needs neither an allocation nor a grace
+ *   period.
  *
  * Every table has at least one OPP: removing the last one removes the
  * table and drops the device reference.
