@@ -49,6 +49,7 @@
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/overflow.h>
+#include <linux/regulator/consumer.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -435,6 +436,22 @@ static void opp_keep_one_suspend(struct opp_array *arr)
 }
 
 /*
+ * A new OPP whose voltage range the device's regulator cannot give is
+ * added disabled, as the kernel's OPP core does: it must never be set.
+ */
+static void opp_check_supply(struct device *dev,
+			     const struct opp_dev_config *cfg, struct opp *pt)
+{
+	if (!cfg || !cfg->supply || !pt->u_volt || !pt->available ||
+	    regulator_is_supported_voltage(cfg->supply, pt->u_volt_min,
+					   pt->u_volt_max))
+		return;
+	dev_warn(dev, "OPP %lu Hz: %lu-%lu uV is beyond its regulator: disabled\n",
+		 pt->rate, pt->u_volt_min, pt->u_volt_max);
+	pt->available = false;
+}
+
+/*
  * Merge @n points, sorted by rate without repeats, into @dev's table in
  * one copy, so that readers see all of them or none. A point already
  * present with the same voltage and available is skipped; one present
@@ -445,6 +462,7 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts)
 {
 	struct opp_array *old = NULL, *arr;
+	const struct opp_dev_config *cfg;
 	struct opp_table *table, *fresh;
 	unsigned int i, j, k, fresh_n = 0, old_n = 0;
 	int ret = 0;
@@ -455,10 +473,12 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		old = opp_array_locked(table);
 		old_n = old->count;
 	}
+	cfg = opp_config_locked(dev);
 	for (i = 0; i < n; i++) {
 		j = old ? opp_lower_bound(old, pts[i].rate) : 0;
 		if (j == old_n || old->opp[j].rate != pts[i].rate) {
 			fresh_n++;
+			opp_check_supply(dev, cfg, &pts[i]);
 			continue;
 		}
 		if (old->opp[j].u_volt != pts[i].u_volt ||
@@ -873,7 +893,7 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(opp_unregister_notifier);
 
-/* ---- Per-device configuration, for the device-tree parser ---- */
+/* ---- Per-device configuration: device-tree reading, clock and supply ---- */
 
 const struct opp_dev_config *opp_config_locked(struct device *dev)
 {
@@ -886,13 +906,41 @@ const struct opp_dev_config *opp_config_locked(struct device *dev)
 	return NULL;
 }
 
-static void opp_config_free(struct opp_dev_config *cfg)
+/* @dev's configuration, counted, or NULL; put it with opp_config_put(). */
+struct opp_dev_config *opp_config_get(struct device *dev)
 {
-	list_del(&cfg->node);
+	struct opp_dev_config *cfg;
+
+	mutex_lock(&opp_lock);
+	cfg = (struct opp_dev_config *)opp_config_locked(dev);
+	if (cfg)
+		kref_get(&cfg->ref);
+	mutex_unlock(&opp_lock);
+	return cfg;
+}
+
+static void opp_config_release(struct kref *ref)
+{
+	struct opp_dev_config *cfg = container_of(ref, struct opp_dev_config,
+						  ref);
+
 	put_device(cfg->dev);
 	kfree(cfg->supported_hw);
 	kfree_const(cfg->prop_name);
 	kfree(cfg);
+}
+
+void opp_config_put(struct opp_dev_config *cfg)
+{
+	kref_put(&cfg->ref, opp_config_release);
+}
+
+/* Take @cfg off the list; it goes when its last user puts it. */
+static void opp_config_drop(struct opp_dev_config *cfg)
+{
+	lockdep_assert_held(&opp_lock);
+	list_del(&cfg->node);
+	opp_config_put(cfg);
 }
 
 /**
@@ -906,9 +954,14 @@ static void opp_config_free(struct opp_dev_config *cfg)
  * mask set, an OPP without that property is dropped; without one, an OPP
  * with it is dropped, as in the kernel's OPP core); @config->prop_name
  * picks ``opp-microvolt-<name>`` and ``opp-microamp-<name>`` over the
- * plain properties where an OPP has them. Set it before the table is
- * parsed; it lasts until opp_clear_config(), and takes a reference on
- * @dev until then.
+ * plain properties where an OPP has them. @config->clk and
+ * @config->supply are the device's clock and voltage regulator, which
+ * opp_set_rate() programs; the caller keeps them (they must outlive the
+ * configuration), and OPPs added while the supply is set whose voltage
+ * range it cannot give are added disabled, with a warning each.
+ *
+ * Set it before the table exists; it lasts until opp_clear_config(), and
+ * takes a reference on @dev until then.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -916,7 +969,8 @@ static void opp_config_free(struct opp_dev_config *cfg)
  * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR, @config is
  * NULL or sets nothing, @config->supported_hw and
  * @config->supported_hw_count disagree (one is 0 or NULL, the other not),
- * or @config->prop_name is empty; -EBUSY if @dev already has a
+ * @config->prop_name is empty, or @config->clk or @config->supply is an
+ * ERR_PTR; -EBUSY if @dev already has a
  * configuration or a table; -ENOMEM if memory ran out. On error nothing
  * changes.
  */
@@ -930,7 +984,9 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 		return -EINVAL;
 	if (!config || !!config->supported_hw != !!config->supported_hw_count ||
 	    (config->prop_name && !*config->prop_name) ||
-	    (!config->supported_hw && !config->prop_name)) {
+	    IS_ERR(config->clk) || IS_ERR(config->supply) ||
+	    (!config->supported_hw && !config->prop_name && !config->clk &&
+	     !config->supply)) {
 		dev_warn_ratelimited(dev, "%s: invalid configuration\n", __func__);
 		return -EINVAL;
 	}
@@ -938,6 +994,10 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
+	kref_init(&cfg->ref);
+	mutex_init(&cfg->rate_lock);
+	cfg->clk = config->clk;
+	cfg->supply = config->supply;
 	if (config->supported_hw) {
 		cfg->supported_hw = kmemdup(config->supported_hw,
 					    array_size(config->supported_hw_count,
@@ -949,10 +1009,8 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 		cfg->prop_name = kstrdup_const(config->prop_name, GFP_KERNEL);
 	if ((config->supported_hw && !cfg->supported_hw) ||
 	    (config->prop_name && !cfg->prop_name)) {
-		kfree(cfg->supported_hw);
-		kfree_const(cfg->prop_name);
-		kfree(cfg);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto free;
 	}
 
 	mutex_lock(&opp_lock);
@@ -961,14 +1019,14 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 	} else {
 		cfg->dev = get_device(dev);
 		list_add_tail(&cfg->node, &opp_config_list);
-		cfg = NULL;
 	}
 	mutex_unlock(&opp_lock);
-	if (cfg) {
-		kfree(cfg->supported_hw);
-		kfree_const(cfg->prop_name);
-		kfree(cfg);
-	}
+	if (!ret)
+		return 0;
+free:
+	kfree(cfg->supported_hw);
+	kfree_const(cfg->prop_name);
+	kfree(cfg);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_set_config);
@@ -977,8 +1035,10 @@ EXPORT_SYMBOL_GPL(opp_set_config);
  * opp_clear_config() - forget what opp_set_config() said about a device
  * @dev:	the device
  *
- * The table parsed meanwhile stays as it is. Clearing a device without a
- * configuration does nothing.
+ * The table parsed meanwhile stays as it is; opp_set_rate() fails with
+ * -ENODEV from now on (a call in flight finishes first, with the clock
+ * and supply it started with). Clearing a device without a configuration
+ * does nothing.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -993,7 +1053,7 @@ void opp_clear_config(struct device *dev)
 	mutex_lock(&opp_lock);
 	cfg = (struct opp_dev_config *)opp_config_locked(dev);
 	if (cfg)
-		opp_config_free(cfg);
+		opp_config_drop(cfg);
 	mutex_unlock(&opp_lock);
 }
 EXPORT_SYMBOL_GPL(opp_clear_config);
@@ -1301,6 +1361,30 @@ unsigned long opp_get_max_clock_latency(struct device *dev)
 	return ns;
 }
 EXPORT_SYMBOL_GPL(opp_get_max_clock_latency);
+
+/*
+ * The lowest minimum and the highest maximum voltage of @dev's OPPs,
+ * disabled ones included; false if it has no table or no voltage.
+ */
+bool opp_voltage_span(struct device *dev, unsigned long *lo,
+		      unsigned long *hi)
+{
+	struct opp_array *arr;
+	unsigned int i;
+
+	*lo = ULONG_MAX;
+	*hi = 0;
+	rcu_read_lock();
+	arr = opp_array_rcu(dev, __func__);
+	for (i = 0; !IS_ERR(arr) && i < arr->count; i++) {
+		if (!arr->opp[i].u_volt)
+			continue;
+		*lo = min(*lo, arr->opp[i].u_volt_min);
+		*hi = max(*hi, arr->opp[i].u_volt_max);
+	}
+	rcu_read_unlock();
+	return *hi != 0;
+}
 
 /* ---- Copy-out lookups (any context, no rcu_read_lock() needed) ---- */
 
@@ -1695,7 +1779,7 @@ static void __exit opp_exit(void)
 		opp_table_free(table);
 	}
 	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
-		opp_config_free(cfg);
+		opp_config_drop(cfg);
 	kfree(opp_map_locked());
 	RCU_INIT_POINTER(opp_table_by_dev, NULL);
 	mutex_unlock(&opp_lock);

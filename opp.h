@@ -16,8 +16,10 @@
 #include <linux/err.h>
 #include <linux/types.h>
 
+struct clk;
 struct device;
 struct notifier_block;
+struct regulator;
 
 /*
  * Opaque: a pointer to it is only valid inside the rcu_read_lock() section
@@ -55,13 +57,17 @@ struct opp_info {
  * @supported_hw_count:	the number of levels (0 with @supported_hw NULL)
  * @prop_name:		picks ``opp-microvolt-<name>`` and
  *			``opp-microamp-<name>`` where an OPP has them
+ * @clk:		the device's clock, for opp_set_rate()
+ * @supply:		the device's voltage regulator, for opp_set_rate()
  *
- * Either may be left out (NULL), not both. See opp_set_config().
+ * Any may be left out (NULL), not all. See opp_set_config().
  */
 struct opp_config {
 	const u32 *supported_hw;
 	unsigned int supported_hw_count;
 	const char *prop_name;
+	struct clk *clk;
+	struct regulator *supply;
 };
 
 /*
@@ -85,6 +91,8 @@ int opp_of_add_table(struct device *dev);
 int opp_set_config(struct device *dev, const struct opp_config *config);
 int devm_opp_set_config(struct device *dev, const struct opp_config *config);
 void opp_clear_config(struct device *dev);
+int opp_set_rate(struct device *dev, unsigned long freq);
+unsigned long opp_get_max_transition_latency(struct device *dev);
 
 /* Searches and accessors: the caller holds rcu_read_lock(). */
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,

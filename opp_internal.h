@@ -6,6 +6,8 @@
 #ifndef _OPP_INTERNAL_H
 #define _OPP_INTERNAL_H
 
+#include <linux/kref.h>
+#include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/types.h>
 
@@ -41,18 +43,29 @@ struct opp_table_facts {
  */
 struct opp_dev_config {
 	struct list_head node;
+	struct kref ref;
 	struct device *dev;
 	u32 *supported_hw;
 	unsigned int supported_hw_count;
 	const char *prop_name;
+	struct clk *clk;
+	struct regulator *supply;
+	/* Serializes opp_set_rate() for the device; guards @cur. */
+	struct mutex rate_lock;
+	/* The OPP opp_set_rate() last set; rate 0 until it set one. */
+	struct opp_info cur;
 };
 
 /* Serializes every update of every table, of the map and of the lists. */
 extern struct mutex opp_lock;
 
 const struct opp_dev_config *opp_config_locked(struct device *dev);
+struct opp_dev_config *opp_config_get(struct device *dev);
+void opp_config_put(struct opp_dev_config *cfg);
 int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts);
 bool opp_bad_dev(struct device *dev, const char *func);
+bool opp_voltage_span(struct device *dev, unsigned long *lo,
+		      unsigned long *hi);
 
 #endif /* _OPP_INTERNAL_H */
