@@ -5,7 +5,8 @@
  * framework, both of which record every call they get, in one log, and
  * can be told to fail the next one. Real frameworks, fake hardware: the
  * library goes through clk_set_rate() and regulator_set_voltage_triplet()
- * exactly as on a board.
+ * exactly as on a board. A failure, once asked for, lasts until the test
+ * clears it.
  *
  * Each call also checks the invariant opp_set_rate() must keep: the
  * supply never below what the clock's rate needs (provider->need_uv()).
@@ -49,8 +50,8 @@ struct provider {
 	spinlock_t lock;	/* guards everything below */
 	unsigned long rate;
 	int uv;
-	int fail_clk;		/* the next clock change fails with it */
-	int fail_volt;		/* the next voltage change fails with it */
+	int fail_clk;		/* clock changes fail with it (round_rate) */
+	int fail_volt;		/* voltage changes fail with it */
 	unsigned int n;
 	struct provider_entry log[PROVIDER_LOG];
 	unsigned int calls;
@@ -88,10 +89,21 @@ static inline unsigned long provider_recalc_rate(struct clk_hw *hw,
 	return rate;
 }
 
+/*
+ * The clock fails here, where clk_set_rate() hears of it: the framework
+ * ignores what .set_rate returns. It then answers -EINVAL.
+ */
 static inline long provider_round_rate(struct clk_hw *hw, unsigned long rate,
 				       unsigned long *parent)
 {
-	return rate;
+	struct provider *p = container_of(hw, struct provider, hw);
+	unsigned long flags;
+	long ret;
+
+	spin_lock_irqsave(&p->lock, flags);
+	ret = p->fail_clk ?: rate;
+	spin_unlock_irqrestore(&p->lock, flags);
+	return ret;
 }
 
 static inline int provider_set_rate(struct clk_hw *hw, unsigned long rate,
@@ -99,18 +111,13 @@ static inline int provider_set_rate(struct clk_hw *hw, unsigned long rate,
 {
 	struct provider *p = container_of(hw, struct provider, hw);
 	unsigned long flags;
-	int ret;
 
 	spin_lock_irqsave(&p->lock, flags);
 	provider_record(p, PROVIDER_CLK, rate, 0);
-	ret = p->fail_clk;
-	p->fail_clk = 0;
-	if (!ret) {
-		provider_check(p, rate, p->uv);
-		p->rate = rate;
-	}
+	provider_check(p, rate, p->uv);
+	p->rate = rate;
 	spin_unlock_irqrestore(&p->lock, flags);
-	return ret;
+	return 0;
 }
 
 static const struct clk_ops provider_clk_ops = {
@@ -129,7 +136,6 @@ static inline int provider_set_voltage(struct regulator_dev *rdev, int min_uv,
 	spin_lock_irqsave(&p->lock, flags);
 	provider_record(p, PROVIDER_VOLT, min_uv, max_uv);
 	ret = p->fail_volt;
-	p->fail_volt = 0;
 	if (!ret) {
 		provider_check(p, p->rate, min_uv);
 		p->uv = min_uv;
@@ -173,17 +179,26 @@ static inline int provider_register(struct provider *p, const char *name,
 	spin_lock_init(&p->lock);
 	p->rate = rate;
 	p->uv = uv;
-	p->owner = root_device_register(name);
-	if (IS_ERR(p->owner))
+	/*
+	 * Without a module link: KUnit runs a module's suites before the
+	 * module has its sysfs directory to link to.
+	 */
+	p->owner = __root_device_register(name, NULL);
+	if (IS_ERR(p->owner)) {
+		pr_err("%s: root device: %ld\n", name, PTR_ERR(p->owner));
 		return PTR_ERR(p->owner);
+	}
 
 	p->hw.init = &clk_init;
 	ret = clk_hw_register(p->owner, &p->hw);
-	if (ret)
+	if (ret) {
+		pr_err("%s: clock: %d\n", name, ret);
 		goto put_owner;
+	}
 	p->clk = clk_hw_get_clk(&p->hw, "opp");
 	if (IS_ERR(p->clk)) {
 		ret = PTR_ERR(p->clk);
+		pr_err("%s: clock handle: %d\n", name, ret);
 		goto put_hw;
 	}
 
@@ -211,15 +226,18 @@ static inline int provider_register(struct provider *p, const char *name,
 	p->rdev = regulator_register(p->owner, &p->desc, &rcfg);
 	if (IS_ERR(p->rdev)) {
 		ret = PTR_ERR(p->rdev);
+		pr_err("%s: regulator: %d\n", name, ret);
 		goto put_clk;
 	}
 	p->supply = regulator_get(consumer, "vdd");
 	if (IS_ERR(p->supply)) {
 		ret = PTR_ERR(p->supply);
+		pr_err("%s: supply: %d\n", name, ret);
 		goto put_rdev;
 	}
 	/* Not the framework's dummy: ours reads back the voltage it holds. */
 	if (regulator_get_voltage(p->supply) != uv) {
+		pr_err("%s: the supply got is not ours\n", name);
 		regulator_put(p->supply);
 		ret = -ENODEV;
 		goto put_rdev;
