@@ -33,8 +33,10 @@
  * srcu_init_notifier_head() BUG()s where it fails to allocate.
  *
  * The file follows opp.h, one section each: data; internals; updaters;
- * notifiers; device tree; searches and accessors; copy-out lookups; table
- * handles; cpufreq glue; debugfs and module load/unload.
+ * notifiers; per-device configuration; searches and accessors; copy-out
+ * lookups; table handles; cpufreq glue; debugfs and module load/unload.
+ * The device-tree parser is in opp_of.c; what the two share, in
+ * opp_internal.h.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -50,22 +52,16 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
-#include <linux/of.h>
 #include <linux/overflow.h>
+#include <linux/regulator/consumer.h>
 #include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
 #include "opp.h"
+#include "opp_internal.h"
 
 /* ---- Data: OPPs, their arrays, tables, the device map ---- */
-
-struct opp {
-	unsigned long rate;
-	unsigned long u_volt;
-	bool available;
-};
 
 /*
  * One immutable-length snapshot of a device's OPPs, sorted by rate.
@@ -120,6 +116,10 @@ struct opp_table {
 	struct kref ref;
 	struct list_head list_node;
 	struct blocking_notifier_head *notifiers;
+	/* The largest clock-latency-ns of its device-tree OPPs (READ_ONCE). */
+	unsigned long clock_latency_ns;
+	/* Its device-tree table says opp-shared. */
+	bool shared;
 	struct rcu_head rcu;
 };
 
@@ -163,17 +163,20 @@ static struct opp_array opp_tombstone = {
 
 static struct opp_map __rcu *opp_table_by_dev;
 
-/* Serializes every update of every table, of the map and of opp_table_list. */
-static DEFINE_MUTEX(opp_lock);
+/* Serializes every update of every table, of the map and of the lists. */
+DEFINE_MUTEX(opp_lock);
 
 /* Every table in creation order, for debugfs and unload. */
 static LIST_HEAD(opp_table_list);
+
+/* Every device's opp_set_config(), under opp_lock. */
+static LIST_HEAD(opp_config_list);
 
 static struct dentry *opp_debugfs_dir;
 
 /* ---- Internals shared by readers and updaters ---- */
 
-static bool opp_bad_dev(struct device *dev, const char *func)
+bool opp_bad_dev(struct device *dev, const char *func)
 {
 	if (!IS_ERR_OR_NULL(dev))
 		return false;
@@ -524,16 +527,27 @@ static void opp_set_available(struct opp_array *arr, unsigned int i,
 				       arr->avail & ~BIT(i));
 }
 
+/* @opp's values, with the availability a search matched it by. */
+static __always_inline void opp_info_fill(struct opp_info *info,
+					  const struct opp *opp, bool available)
+{
+	info->rate = opp->rate;
+	info->u_volt = opp->u_volt;
+	info->u_volt_min = opp->u_volt_min;
+	info->u_volt_max = opp->u_volt_max;
+	info->u_amp = opp->u_amp;
+	info->available = available;
+	info->turbo = opp->turbo;
+	info->suspend = opp->suspend;
+}
+
 static void opp_notify(struct opp_table *table, enum dev_pm_opp_event event,
 		       const struct opp *opp)
 {
-	struct opp_info info = {
-		.rate = opp->rate,
-		.u_volt = opp->u_volt,
-		.available = opp->available,
-	};
+	struct opp_info info;
 
 	lockdep_assert_held(&opp_lock);
+	opp_info_fill(&info, opp, opp->available);
 	if (table->notifiers)
 		blocking_notifier_call_chain(table->notifiers, event, &info);
 }
@@ -579,53 +593,78 @@ static void opp_table_remove(struct opp_table *table)
 	opp_table_free(table);
 }
 
-static int opp_cmp_rate(const void *a, const void *b)
+/*
+ * At most one OPP of a table is the suspend OPP: of those marked, the
+ * fastest, as the kernel's OPP core picks it.
+ */
+static void opp_keep_one_suspend(struct opp_array *arr)
 {
-	const struct opp *x = a, *y = b;
+	bool seen = false;
+	unsigned int i;
 
-	return x->rate < y->rate ? -1 : x->rate > y->rate;
+	for (i = arr->count; i-- > 0; ) {
+		if (seen)
+			arr->opp[i].suspend = false;
+		seen |= arr->opp[i].suspend;
+	}
 }
 
 /*
- * Merge @n points, sorted by rate, into @dev's table in one copy, so that
- * readers see all of them or none. A point already present with the same
- * voltage and available is skipped; one present otherwise is -EEXIST and
- * nothing is added.
+ * A new OPP whose voltage range the device's regulator cannot give is
+ * added disabled, as the kernel's OPP core does: it must never be set.
  */
-static int opp_add_points(struct device *dev, const struct opp *pts,
-			  unsigned int n)
+static void opp_check_supply(struct device *dev,
+			     const struct opp_dev_config *cfg, struct opp *pt)
+{
+	if (!cfg || !cfg->supply || !pt->u_volt || !pt->available ||
+	    regulator_is_supported_voltage(cfg->supply, pt->u_volt_min,
+					   pt->u_volt_max))
+		return;
+	dev_warn(dev, "OPP %lu Hz: %lu-%lu uV is beyond its regulator: disabled\n",
+		 pt->rate, pt->u_volt_min, pt->u_volt_max);
+	pt->available = false;
+}
+
+/*
+ * Merge @n points, sorted by rate without repeats, into @dev's table in
+ * one copy, so that readers see all of them or none. A point already
+ * present with the same voltage and available is skipped; one present
+ * otherwise is -EEXIST and nothing is added. @facts, if not NULL, are
+ * those of the device-tree table the points come from.
+ */
+int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
+			  const struct opp_table_facts *facts)
 {
 	struct opp_array *old = NULL, *arr;
+	const struct opp_dev_config *cfg;
 	struct opp_table *table, *fresh;
 	unsigned int i, j, k, fresh_n = 0, old_n = 0;
 	int ret = 0;
 
-	mutex_lock(&opp_lock);
+	lockdep_assert_held(&opp_lock);
 	table = opp_table_locked(dev);
 	if (table) {
 		old = opp_array_locked(table);
 		old_n = old->count;
 	}
+	cfg = opp_config_locked(dev);
 	for (i = 0; i < n; i++) {
 		j = old ? opp_lower_bound(old, pts[i].rate) : 0;
 		if (j == old_n || old->opp[j].rate != pts[i].rate) {
 			fresh_n++;
+			opp_check_supply(dev, cfg, &pts[i]);
 			continue;
 		}
 		if (old->opp[j].u_volt != pts[i].u_volt ||
-		    !old->opp[j].available) {
-			ret = -EEXIST;
-			goto unlock;
-		}
+		    !old->opp[j].available)
+			return -EEXIST;
 	}
 	if (!fresh_n)
-		goto unlock;
+		return 0;
 
 	arr = opp_array_alloc(old_n + fresh_n);
-	if (!arr) {
-		ret = -ENOMEM;
-		goto unlock;
-	}
+	if (!arr)
+		return -ENOMEM;
 	for (i = 0, j = 0, k = 0; i < n || j < old_n; ) {
 		if (j < old_n && (i == n || old->opp[j].rate <= pts[i].rate)) {
 			if (i < n && pts[i].rate == old->opp[j].rate)
@@ -635,29 +674,37 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 			arr->opp[k++] = pts[i++];
 		}
 	}
+	opp_keep_one_suspend(arr);
 	opp_array_seal(arr);
 
 	if (!table) {
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 		if (!fresh) {
 			kfree(arr);
-			ret = -ENOMEM;
-			goto unlock;
+			return -ENOMEM;
 		}
 		fresh->dev = get_device(dev);
 		RCU_INIT_POINTER(fresh->opps, arr);
 		kref_init(&fresh->ref);
+		if (facts) {
+			fresh->clock_latency_ns = facts->clock_latency_ns;
+			fresh->shared = facts->shared;
+		}
 		ret = opp_map_insert(fresh);
 		if (ret) {
 			put_device(dev);
 			kfree(arr);
 			kfree(fresh);
-			goto unlock;
+			return ret;
 		}
 		list_add_tail(&fresh->list_node, &opp_table_list);
-		goto unlock;
+		return 0;
 	}
 
+	if (facts && facts->clock_latency_ns > table->clock_latency_ns)
+		WRITE_ONCE(table->clock_latency_ns, facts->clock_latency_ns);
+	if (facts && facts->shared)
+		table->shared = true;
 	opp_table_publish(table, arr);
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
@@ -667,9 +714,7 @@ static int opp_add_points(struct device *dev, const struct opp *pts,
 			opp_notify(table, OPP_EVENT_ADD, &arr->opp[k]);
 	}
 	kfree_rcu(old, rcu);
-unlock:
-	mutex_unlock(&opp_lock);
-	return ret;
+	return 0;
 }
 
 /* ---- Updaters: add, enable, disable, remove ---- */
@@ -698,7 +743,14 @@ unlock:
  */
 int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 {
-	struct opp pt = { .rate = freq, .u_volt = u_volt, .available = true };
+	struct opp pt = {
+		.rate = freq,
+		.u_volt = u_volt,
+		.u_volt_min = u_volt,
+		.u_volt_max = u_volt,
+		.available = true,
+	};
+	int ret;
 
 	might_sleep();
 	if (opp_bad_dev(dev, __func__))
@@ -708,7 +760,10 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		dev_warn_ratelimited(dev, "%s: frequency 0\n", __func__);
 		return -EINVAL;
 	}
-	return opp_add_points(dev, &pt, 1);
+	mutex_lock(&opp_lock);
+	ret = opp_add_points_locked(dev, &pt, 1, NULL);
+	mutex_unlock(&opp_lock);
+	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_add);
 
@@ -1014,93 +1069,194 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 }
 EXPORT_SYMBOL_GPL(opp_unregister_notifier);
 
-/* ---- Device tree ---- */
+/* ---- Per-device configuration: device-tree reading, clock and supply ---- */
+
+const struct opp_dev_config *opp_config_locked(struct device *dev)
+{
+	struct opp_dev_config *cfg;
+
+	lockdep_assert_held(&opp_lock);
+	list_for_each_entry(cfg, &opp_config_list, node)
+		if (cfg->dev == dev)
+			return cfg;
+	return NULL;
+}
+
+/* @dev's configuration, counted, or NULL; put it with opp_config_put(). */
+struct opp_dev_config *opp_config_get(struct device *dev)
+{
+	struct opp_dev_config *cfg;
+
+	mutex_lock(&opp_lock);
+	cfg = (struct opp_dev_config *)opp_config_locked(dev);
+	if (cfg)
+		kref_get(&cfg->ref);
+	mutex_unlock(&opp_lock);
+	return cfg;
+}
+
+static void opp_config_release(struct kref *ref)
+{
+	struct opp_dev_config *cfg = container_of(ref, struct opp_dev_config,
+						  ref);
+
+	put_device(cfg->dev);
+	kfree(cfg->supported_hw);
+	kfree_const(cfg->prop_name);
+	kfree(cfg);
+}
+
+void opp_config_put(struct opp_dev_config *cfg)
+{
+	kref_put(&cfg->ref, opp_config_release);
+}
+
+/* Take @cfg off the list; it goes when its last user puts it. */
+static void opp_config_drop(struct opp_dev_config *cfg)
+{
+	lockdep_assert_held(&opp_lock);
+	list_del(&cfg->node);
+	opp_config_put(cfg);
+}
 
 /**
- * opp_of_add_table() - add the OPPs a device's node describes
- * @dev:	the device; its of_node carries the table
+ * opp_set_config() - say how a device's device-tree table is to be read
+ * @dev:	the device whose table opp_of_add_table() will parse
+ * @config:	what to read; the library keeps copies of what it points at
  *
- * Reads the node's ``operating-points`` property, a list of
- * ``<kHz microvolts>`` cell pairs, and adds every OPP in one update: a
- * concurrent reader sees all of them or none. Pairs may come in any order;
- * a pair repeated identically counts once. Any fault in the property
- * rejects it whole and adds nothing. OPPs already in the table follow the
- * rule of opp_add(). Notifies OPP_EVENT_ADD for each OPP added.
+ * Tells the parser of ``operating-points-v2`` tables what only the driver
+ * knows: @config->supported_hw, one version mask per level of the SoC's
+ * hierarchy, keeps the OPPs whose ``opp-supported-hw`` matches it (with a
+ * mask set, an OPP without that property is dropped; without one, an OPP
+ * with it is dropped, as in the kernel's OPP core); @config->prop_name
+ * picks ``opp-microvolt-<name>`` and ``opp-microamp-<name>`` over the
+ * plain properties where an OPP has them. @config->clk and
+ * @config->supply are the device's clock and voltage regulator, which
+ * opp_set_rate() programs; the caller keeps them (they must outlive the
+ * configuration), and OPPs added while the supply is set whose voltage
+ * range it cannot give are added disabled, with a warning each.
+ *
+ * Set it before the table exists; it lasts until opp_clear_config(), and
+ * takes a reference on @dev until then.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
  *
- * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or has no
- * device tree node, or the property is malformed (empty, an odd number of
- * cells, a frequency of 0 or too large for a rate in Hz, one frequency
- * with two voltages); -ENODEV if the node has no such property; -EEXIST if
- * an OPP conflicts with the table; -ENOMEM if memory ran out.
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR, @config is
+ * NULL or sets nothing, @config->supported_hw and
+ * @config->supported_hw_count disagree (one is 0 or NULL, the other not),
+ * @config->prop_name is empty, or @config->clk or @config->supply is an
+ * ERR_PTR; -EBUSY if @dev already has a
+ * configuration or a table; -ENOMEM if memory ran out. On error nothing
+ * changes.
  */
-int opp_of_add_table(struct device *dev)
+int opp_set_config(struct device *dev, const struct opp_config *config)
 {
-	struct device_node *np;
-	struct opp *pts;
-	unsigned int i, n;
-	u32 *cells;
-	int ret;
+	struct opp_dev_config *cfg;
+	int ret = 0;
 
 	might_sleep();
 	if (opp_bad_dev(dev, __func__))
 		return -EINVAL;
-	np = dev->of_node;
-	if (!np) {
-		dev_warn_ratelimited(dev, "%s: no device tree node\n", __func__);
+	if (!config || !!config->supported_hw != !!config->supported_hw_count ||
+	    (config->prop_name && !*config->prop_name) ||
+	    IS_ERR(config->clk) || IS_ERR(config->supply) ||
+	    (!config->supported_hw && !config->prop_name && !config->clk &&
+	     !config->supply)) {
+		dev_warn_ratelimited(dev, "%s: invalid configuration\n", __func__);
 		return -EINVAL;
 	}
-	if (!of_find_property(np, "operating-points", NULL))
-		return -ENODEV;
-	ret = of_property_count_u32_elems(np, "operating-points");
-	if (ret <= 0 || ret % 2) {
-		dev_warn_ratelimited(dev, "%pOF: malformed operating-points\n",
-				     np);
-		return -EINVAL;
-	}
-	n = ret / 2;
 
-	cells = kmalloc_array(n, 2 * sizeof(*cells), GFP_KERNEL);
-	pts = kmalloc_array(n, sizeof(*pts), GFP_KERNEL);
-	if (!cells || !pts) {
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	kref_init(&cfg->ref);
+	mutex_init(&cfg->rate_lock);
+	cfg->clk = config->clk;
+	cfg->supply = config->supply;
+	if (config->supported_hw) {
+		cfg->supported_hw = kmemdup(config->supported_hw,
+					    array_size(config->supported_hw_count,
+						       sizeof(u32)),
+					    GFP_KERNEL);
+		cfg->supported_hw_count = config->supported_hw_count;
+	}
+	if (config->prop_name)
+		cfg->prop_name = kstrdup_const(config->prop_name, GFP_KERNEL);
+	if ((config->supported_hw && !cfg->supported_hw) ||
+	    (config->prop_name && !cfg->prop_name)) {
 		ret = -ENOMEM;
-		goto out;
+		goto free;
 	}
-	ret = of_property_read_u32_array(np, "operating-points", cells, 2 * n);
-	if (ret)
-		goto out;
-	for (i = 0; i < n; i++) {
-		if (!cells[2 * i] || cells[2 * i] > ULONG_MAX / 1000) {
-			dev_warn_ratelimited(dev, "%pOF: bad frequency %u kHz\n",
-					     np, cells[2 * i]);
-			ret = -EINVAL;
-			goto out;
-		}
-		pts[i].rate = (unsigned long)cells[2 * i] * 1000;
-		pts[i].u_volt = cells[2 * i + 1];
-		pts[i].available = true;
+
+	mutex_lock(&opp_lock);
+	if (opp_config_locked(dev) || opp_table_locked(dev)) {
+		ret = -EBUSY;
+	} else {
+		cfg->dev = get_device(dev);
+		list_add_tail(&cfg->node, &opp_config_list);
 	}
-	sort(pts, n, sizeof(*pts), opp_cmp_rate, NULL);
-	/* Collapse identical repeats; one rate with two voltages is a fault. */
-	for (i = 1, ret = 1; i < n; i++) {
-		if (pts[i].rate != pts[ret - 1].rate) {
-			pts[ret++] = pts[i];
-		} else if (pts[i].u_volt != pts[ret - 1].u_volt) {
-			dev_warn_ratelimited(dev, "%pOF: two voltages for %lu Hz\n",
-					     np, pts[i].rate);
-			ret = -EINVAL;
-			goto out;
-		}
-	}
-	ret = opp_add_points(dev, pts, ret);
-out:
-	kfree(pts);
-	kfree(cells);
+	mutex_unlock(&opp_lock);
+	if (!ret)
+		return 0;
+free:
+	kfree(cfg->supported_hw);
+	kfree_const(cfg->prop_name);
+	kfree(cfg);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(opp_of_add_table);
+EXPORT_SYMBOL_GPL(opp_set_config);
+
+/**
+ * opp_clear_config() - forget what opp_set_config() said about a device
+ * @dev:	the device
+ *
+ * The table parsed meanwhile stays as it is; opp_set_rate() fails with
+ * -ENODEV from now on (a call in flight finishes first, with the clock
+ * and supply it started with). Clearing a device without a configuration
+ * does nothing.
+ *
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock().
+ */
+void opp_clear_config(struct device *dev)
+{
+	struct opp_dev_config *cfg;
+
+	might_sleep();
+	if (opp_bad_dev(dev, __func__))
+		return;
+	mutex_lock(&opp_lock);
+	cfg = (struct opp_dev_config *)opp_config_locked(dev);
+	if (cfg)
+		opp_config_drop(cfg);
+	mutex_unlock(&opp_lock);
+}
+EXPORT_SYMBOL_GPL(opp_clear_config);
+
+static void opp_clear_config_action(void *dev)
+{
+	opp_clear_config(dev);
+}
+
+/**
+ * devm_opp_set_config() - opp_set_config(), cleared when the driver goes
+ * @dev:	the device, bound to the driver calling this
+ * @config:	as for opp_set_config()
+ *
+ * Context: process context; may sleep, as opp_set_config().
+ *
+ * Return: as opp_set_config(); on error nothing is left registered.
+ */
+int devm_opp_set_config(struct device *dev, const struct opp_config *config)
+{
+	int ret = opp_set_config(dev, config);
+
+	if (ret)
+		return ret;
+	return devm_add_action_or_reset(dev, opp_clear_config_action, dev);
+}
+EXPORT_SYMBOL_GPL(devm_opp_set_config);
 
 /* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
@@ -1283,6 +1439,64 @@ unsigned long opp_get_freq(struct opp *opp)
 EXPORT_SYMBOL_GPL(opp_get_freq);
 
 /**
+ * opp_get_voltage_min() - the lowest voltage an OPP accepts
+ * @opp:	the OPP, as a search returned it
+ *
+ * The second cell of a ``<target min max>`` opp-microvolt; the target
+ * voltage where the OPP has one value.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the voltage in microvolts; 0 if @opp is NULL, an ERR_PTR or
+ * disabled.
+ */
+unsigned long opp_get_voltage_min(struct opp *opp)
+{
+	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+		return 0;
+	return opp->u_volt_min;
+}
+EXPORT_SYMBOL_GPL(opp_get_voltage_min);
+
+/**
+ * opp_get_voltage_max() - the highest voltage an OPP accepts
+ * @opp:	the OPP, as a search returned it
+ *
+ * The third cell of a ``<target min max>`` opp-microvolt; the target
+ * voltage where the OPP has one value.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the voltage in microvolts; 0 if @opp is NULL, an ERR_PTR or
+ * disabled.
+ */
+unsigned long opp_get_voltage_max(struct opp *opp)
+{
+	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+		return 0;
+	return opp->u_volt_max;
+}
+EXPORT_SYMBOL_GPL(opp_get_voltage_max);
+
+/**
+ * opp_is_turbo() - whether an OPP is a boost (turbo-mode) OPP
+ * @opp:	the OPP, as a search returned it
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: true if its device-tree node says ``turbo-mode``; false
+ * otherwise, and if @opp is NULL or an ERR_PTR.
+ */
+bool opp_is_turbo(struct opp *opp)
+{
+	return !IS_ERR_OR_NULL(opp) && opp->turbo;
+}
+EXPORT_SYMBOL_GPL(opp_is_turbo);
+
+/**
  * opp_get_opp_count() - the number of available OPPs of a device
  * @dev:	the device whose table to count
  *
@@ -1305,6 +1519,87 @@ int opp_get_opp_count(struct device *dev)
 	return count;
 }
 EXPORT_SYMBOL_GPL(opp_get_opp_count);
+
+/**
+ * opp_get_suspend_opp_freq() - the rate a device should suspend at
+ * @dev:	the device whose table to read
+ *
+ * The rate of the OPP its device-tree table marks ``opp-suspend`` (the
+ * fastest, if several are), available or not: suspend code applies it
+ * whatever a thermal limit says, as the kernel's OPP core does.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: the rate in Hz; 0 if @dev is NULL or an ERR_PTR, has no table,
+ * or its table has no suspend OPP.
+ */
+unsigned long opp_get_suspend_opp_freq(struct device *dev)
+{
+	struct opp_array *arr;
+	unsigned long rate = 0;
+	unsigned int i;
+
+	rcu_read_lock();
+	arr = opp_array_rcu(dev, __func__);
+	for (i = 0; !IS_ERR(arr) && i < arr->count; i++)
+		if (arr->opp[i].suspend)
+			rate = arr->opp[i].rate;
+	rcu_read_unlock();
+	return rate;
+}
+EXPORT_SYMBOL_GPL(opp_get_suspend_opp_freq);
+
+/**
+ * opp_get_max_clock_latency() - the slowest clock change of a device
+ * @dev:	the device whose table to read
+ *
+ * The largest ``clock-latency-ns`` of the OPPs its device-tree table
+ * gave, kept even if those OPPs are removed since (the clock is the same).
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: the latency in nanoseconds; 0 if @dev is NULL or an ERR_PTR, has
+ * no table, or no OPP of its table said.
+ */
+unsigned long opp_get_max_clock_latency(struct device *dev)
+{
+	struct opp_table *table;
+	unsigned long ns = 0;
+
+	rcu_read_lock();
+	table = opp_table_find(dev);
+	if (table && rcu_access_pointer(table->opps))
+		ns = READ_ONCE(table->clock_latency_ns);
+	else
+		opp_bad_dev(dev, __func__);
+	rcu_read_unlock();
+	return ns;
+}
+EXPORT_SYMBOL_GPL(opp_get_max_clock_latency);
+
+/*
+ * The lowest minimum and the highest maximum voltage of @dev's OPPs,
+ * disabled ones included; false if it has no table or no voltage.
+ */
+bool opp_voltage_span(struct device *dev, unsigned long *lo,
+		      unsigned long *hi)
+{
+	struct opp_array *arr;
+	unsigned int i;
+
+	*lo = ULONG_MAX;
+	*hi = 0;
+	rcu_read_lock();
+	arr = opp_array_rcu(dev, __func__);
+	for (i = 0; !IS_ERR(arr) && i < arr->count; i++) {
+		if (!arr->opp[i].u_volt)
+			continue;
+		*lo = min(*lo, arr->opp[i].u_volt_min);
+		*hi = max(*hi, arr->opp[i].u_volt_max);
+	}
+	rcu_read_unlock();
+	return *hi != 0;
+}
 
 /* ---- Copy-out lookups (any context, no rcu_read_lock() needed) ---- */
 
@@ -1329,13 +1624,10 @@ static __always_inline int opp_lookup(struct device *dev, enum opp_match how,
 		ret = PTR_ERR(opp_search_fault(dev, func));
 	} else {
 		i = opp_match(arr, how, freq, available);
-		if (likely(i >= 0)) {
-			info->rate = arr->rate[i];
-			info->u_volt = arr->opp[i].u_volt;
-			info->available = available;
-		} else {
+		if (likely(i >= 0))
+			opp_info_fill(info, &arr->opp[i], available);
+		else
 			ret = -ERANGE;
-		}
 	}
 	rcu_read_unlock();
 	return ret;
@@ -1584,7 +1876,8 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
  * @table:	out: the new table; free it with opp_free_cpufreq_table()
  *
  * One entry per available OPP in increasing order: .frequency in kHz,
- * .driver_data the entry's index; CPUFREQ_TABLE_END closes the table.
+ * .driver_data the entry's index, .flags CPUFREQ_BOOST_FREQ for a turbo
+ * OPP (0 otherwise); CPUFREQ_TABLE_END closes the table.
  * The entries come from one snapshot of @dev's table, read under RCU.
  *
  * Context: process context; may sleep (allocates). Takes no lock, so a
@@ -1635,7 +1928,7 @@ int opp_init_cpufreq_table(struct device *dev,
 		for (i = 0, j = 0; !ret && i < arr->count; i++) {
 			if (!READ_ONCE(arr->opp[i].available))
 				continue;
-			ft[j].flags = 0;
+			ft[j].flags = arr->opp[i].turbo ? CPUFREQ_BOOST_FREQ : 0;
 			ft[j].driver_data = j;
 			ft[j].frequency = arr->opp[i].rate / 1000;
 			j++;
@@ -1716,19 +2009,22 @@ module_init(opp_init);
 
 static void __exit opp_exit(void)
 {
+	struct opp_dev_config *cfg, *cfg_tmp;
 	struct opp_table *table, *tmp;
 
 	debugfs_remove_recursive(opp_debugfs_dir);
 	/*
-	 * Tables that users never removed. No user is left, so nobody reads
-	 * them, and a notifier still registered would point into a module
-	 * that is gone: free them silently.
+	 * Tables and configurations that users never removed. No user is
+	 * left, so nobody reads them, and a notifier still registered would
+	 * point into a module that is gone: free them silently.
 	 */
 	mutex_lock(&opp_lock);
 	list_for_each_entry_safe(table, tmp, &opp_table_list, list_node) {
 		list_del(&table->list_node);
 		opp_table_free(table);
 	}
+	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
+		opp_config_drop(cfg);
 	kfree(opp_map_locked());
 	RCU_INIT_POINTER(opp_table_by_dev, NULL);
 	mutex_unlock(&opp_lock);

@@ -16,8 +16,10 @@
 #include <linux/err.h>
 #include <linux/types.h>
 
+struct clk;
 struct device;
 struct notifier_block;
+struct regulator;
 
 /*
  * Opaque: a pointer to it is only valid inside the rcu_read_lock() section
@@ -28,13 +30,44 @@ struct opp;
 /**
  * struct opp_info - an OPP's values, copied out of its table
  * @rate:	frequency in Hz
- * @u_volt:	voltage in microvolts
+ * @u_volt:	target voltage in microvolts
+ * @u_volt_min:	lowest acceptable voltage (@u_volt unless the device tree
+ *		gave a <target min max> triplet)
+ * @u_volt_max:	highest acceptable voltage (likewise)
+ * @u_amp:	current drawn at this OPP in microamperes (0: not given)
  * @available:	whether searches may return it
+ * @turbo:	a boost OPP (device tree ``turbo-mode``)
+ * @suspend:	the OPP to suspend at (device tree ``opp-suspend``)
  */
 struct opp_info {
 	unsigned long rate;
 	unsigned long u_volt;
+	unsigned long u_volt_min;
+	unsigned long u_volt_max;
+	unsigned long u_amp;
 	bool available;
+	bool turbo;
+	bool suspend;
+};
+
+/**
+ * struct opp_config - how a device's device-tree table is to be read
+ * @supported_hw:	the hardware's version mask, one u32 per level of
+ *			the versions hierarchy (``opp-supported-hw``)
+ * @supported_hw_count:	the number of levels (0 with @supported_hw NULL)
+ * @prop_name:		picks ``opp-microvolt-<name>`` and
+ *			``opp-microamp-<name>`` where an OPP has them
+ * @clk:		the device's clock, for opp_set_rate()
+ * @supply:		the device's voltage regulator, for opp_set_rate()
+ *
+ * Any may be left out (NULL), not all. See opp_set_config().
+ */
+struct opp_config {
+	const u32 *supported_hw;
+	unsigned int supported_hw_count;
+	const char *prop_name;
+	struct clk *clk;
+	struct regulator *supply;
 };
 
 /*
@@ -55,6 +88,11 @@ int opp_remove_table(struct device *dev);
 int opp_register_notifier(struct device *dev, struct notifier_block *nb);
 int opp_unregister_notifier(struct device *dev, struct notifier_block *nb);
 int opp_of_add_table(struct device *dev);
+int opp_set_config(struct device *dev, const struct opp_config *config);
+int devm_opp_set_config(struct device *dev, const struct opp_config *config);
+void opp_clear_config(struct device *dev);
+int opp_set_rate(struct device *dev, unsigned long freq);
+unsigned long opp_get_max_transition_latency(struct device *dev);
 
 /* Searches and accessors: the caller holds rcu_read_lock(). */
 struct opp *opp_find_freq_exact(struct device *dev, unsigned long freq,
@@ -63,7 +101,14 @@ struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq);
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq);
 unsigned long opp_get_voltage(struct opp *opp);
 unsigned long opp_get_freq(struct opp *opp);
+unsigned long opp_get_voltage_min(struct opp *opp);
+unsigned long opp_get_voltage_max(struct opp *opp);
+bool opp_is_turbo(struct opp *opp);
 int opp_get_opp_count(struct device *dev);
+
+/* A table's own facts: any context, no rcu_read_lock() needed. */
+unsigned long opp_get_suspend_opp_freq(struct device *dev);
+unsigned long opp_get_max_clock_latency(struct device *dev);
 
 /* Copy-out lookups: any context, no rcu_read_lock() needed. */
 int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,

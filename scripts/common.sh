@@ -96,3 +96,24 @@ busybox_bin() {
 		echo "$OPP_CACHE/busybox-$BUSYBOX_ARCH/bin/busybox"
 	fi
 }
+
+# test_dtb IN OUT: IN with the device-tree tables of the opp_of_v2 suite
+# (selftest/opp_of_v2.dtso) applied, as a board's firmware would hand
+# them over; IN "-" starts from an empty root (User-Mode Linux has none).
+test_dtb() {
+	local in=$1 out=$2 tmp
+	tmp=$(mktemp -d)
+	if [ "$in" = - ]; then
+		in=$tmp/root.dtb
+		echo '/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; };' |
+			dtc -q -I dts -O dtb -o "$in" - ||
+			{ rm -rf "$tmp"; die "dtc failed on an empty root"; }
+	fi
+	if ! dtc -@ -q -I dts -O dtb -o "$tmp/tables.dtbo" \
+		"$TOP/selftest/opp_of_v2.dtso" ||
+	   ! fdtoverlay -i "$in" -o "$out" "$tmp/tables.dtbo"; then
+		rm -rf "$tmp"
+		die "could not apply selftest/opp_of_v2.dtso to $in"
+	fi
+	rm -rf "$tmp"
+}

@@ -19,10 +19,18 @@ t0=$(date +%s)
 log "building the modules for UML"
 make -s -C "$TOP" modules >/dev/null
 
-mapfile -t suites < <(find "$(module_dir)/selftest" -name '*.ko' \
-	-not -name opp_canary.ko -not -name opp_torture.ko -printf '%f\n' |
-	sed 's/\.ko$//' | sort)
-[ -f "$(module_dir)/selftest/opp_torture.ko" ] && suites+=(opp_torture)
+# The test modules this build made (modules.order: not a stale .ko), the
+# torture last; a manifest suite whose module UML cannot build is named.
+mapfile -t suites < <(sed -n 's|.*/\?selftest/\([a-z0-9_]*\)\.k\?o$|\1|p' \
+	"$(module_dir)/modules.order" | grep -vx 'opp_canary\|opp_torture' | sort)
+grep -q 'selftest/opp_torture\.k\?o$' "$(module_dir)/modules.order" &&
+	suites+=(opp_torture)
+while read -r m; do
+	case " ${suites[*]} " in
+	*" $m "*) ;;
+	*) log "note: $m is not built for UML (see selftest/Kbuild): its suites are left to make check" ;;
+	esac
+done < <(awk '$1 == "test" { print $2 }' "$TOP/selftest/manifest" | sort -u)
 [ -n "${QUICK_TESTS:-}" ] && read -ra suites <<<"$QUICK_TESTS"
 
 out=$OPP_RUNS/quick

@@ -25,7 +25,8 @@
 # The guest boots on a copy of the board's device tree whose CPU nodes get
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library and that the cpufreq scenario reads
-# back from /sys/firmware/devicetree. OPP_DTB=FILE boots on FILE instead.
+# back from /sys/firmware/devicetree, and which carries the opp_of_v2
+# suite's tables (test_dtb). OPP_DTB=FILE boots on FILE instead.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a second serial
@@ -90,7 +91,7 @@ if [ -n "${OPP_DTB:-}" ]; then
 	dtb=$OPP_DTB
 else
 	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
-	cp "$dtb" "$out/board-opp.dtb"
+	test_dtb "$dtb" "$out/board-opp.dtb"
 	dtb=$out/board-opp.dtb
 	ncpu=0
 	for node in $(fdtget -l "$dtb" /cpus); do

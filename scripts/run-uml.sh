@@ -47,10 +47,11 @@ mkdir -p "$out"
 : >"$out/channel.log"
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+test_dtb - "$out/tables.dtb"
 
 # UML joins its arguments into the kernel command line: a value with
 # spaces keeps its quotes for the kernel's parser.
-args=(mem=512M "initrd=$out/initramfs.cpio.gz" rdinit=/init
+args=(mem=512M "initrd=$out/initramfs.cpio.gz" "dtb=$out/tables.dtb" rdinit=/init
       con=null ssl=null "ssl0=null,fd:3" OPP_CHAN=/dev/ttyS0
       OPP_NO_RCU_STALL=1 panic_on_warn=1 "OPP_MODE=$mode" "OPP_TESTS=\"$tests\""
       "OPP_TEST_ARGS=\"$test_args\"" "OPP_SCENARIOS=\"\"")

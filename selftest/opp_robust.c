@@ -251,7 +251,12 @@ static unsigned int robust_model_events(const struct robust_model *a,
 		}
 		if (n < ROBUST_MAX_EVENTS)
 			ev[n] = (struct robust_event){
-				event, { o->rate, o->u_volt, o->available },
+				.event = event,
+				.info = {
+					.rate = o->rate,
+					.u_volt = o->u_volt,
+					.available = o->available,
+				},
 			};
 		n++;
 	}
