@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the vexpress-a9 guest with the modules built for $FLAVOUR.
+# Boot the guest of $TIER with the modules built for $FLAVOUR: the
+# vexpress-a9 board (arm), or the virt board with a Cortex-A57 (arm64).
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
@@ -26,10 +27,14 @@
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library and that the cpufreq scenario reads
 # back from /sys/firmware/devicetree. OPP_DTB=FILE boots on FILE instead.
+# The vexpress tree comes from the kernel build; QEMU makes the virt
+# board's itself, and dumps it (-machine dumpdtb) for the same machine
+# options as the boot.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
-# shell), the guest's report to DIR/channel.log through a second serial
-# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench
+# shell), the guest's report to DIR/channel.log through a line of its own
+# (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
+# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log. In check, demo and bench
 # modes QEMU is stopped as soon as the report is complete, before the
 # board's power-off path can print its own noise.
 set -euo pipefail
@@ -70,15 +75,37 @@ fi
 	die "--seed wants a number from 1 to 999999999, not '$seed'"
 
 build=$(kernel_build)
-zimage=$build/arch/arm/boot/zImage
-# Since 6.5 the ARM dts live in one directory per vendor.
-dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
-[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+zimage=$(kernel_image)
 [ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
 : >"$out/console.log"
 : >"$out/channel.log"
+case "$TIER" in
+arm)
+	# Since 6.5 the ARM dts live in one directory per vendor.
+	dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
+	[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+	board=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512)
+	# The board's sound chip (PL041) plays into a backend that discards
+	# it: without one named, QEMU probes the host's sound systems and
+	# prints a line for each one it lacks.
+	devices=(-audiodev "none,id=nosound" -global pl041.audiodev=nosound)
+	chan_dev=
+	;;
+arm64)
+	board=(qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 4 -m 512)
+	dtb=$out/virt.dtb
+	"${board[@]}" -machine "dumpdtb=$dtb" -display none >"$out/qemu.log" 2>&1 ||
+		die "QEMU could not dump the virt board's device tree"
+	# The report channel: a virtio console on the board's virtio-mmio bus.
+	devices=(-device virtio-serial-device
+		 -chardev "file,id=chan,path=$out/channel.log"
+		 -device "virtconsole,chardev=chan")
+	chan_dev=/dev/hvc0
+	;;
+*) die "run-qemu.sh boots the arm and arm64 guests, not $TIER" ;;
+esac
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 
@@ -104,6 +131,7 @@ else
 fi
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
+[ -n "$chan_dev" ] && append+=" OPP_CHAN=$chan_dev"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
 append+=" OPP_SCENARIOS=\"$scenarios\" OPP_SEED=$seed"
 if [ -n "$torture_seconds" ]; then
@@ -117,23 +145,22 @@ if [ -n "$lifecycle" ]; then
 	timeout=$((timeout + 10 * lifecycle))
 fi
 [ -n "$extra_append" ] && append+=" $extra_append"
-# The board's sound chip (PL041) plays into a backend that discards it:
-# without one named, QEMU probes the host's sound systems and prints a
-# line for each one it lacks.
-qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
+qemu=("${board[@]}" -no-reboot
       -kernel "$zimage" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
-      -append "$append" -display none -monitor none
-      -audiodev "none,id=nosound" -global pl041.audiodev=nosound)
+      -append "$append" -display none -monitor none "${devices[@]}")
+# The report channel's serial line (vexpress), after the console's.
+chan_serial=()
+[ -n "$chan_dev" ] || chan_serial=(-serial "file:$out/channel.log")
 
 if [ "$mode" = shell ]; then
-	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/channel.log"
+	exec "${qemu[@]}" -serial mon:stdio "${chan_serial[@]}"
 fi
 
 log "booting the guest ($mode, seed $seed), results in $out"
 start=$(date +%s)
 # QEMU's own messages (its "terminating on signal" when stopped, too) go
 # to DIR/qemu.log, shown only when the guest's report is incomplete.
-"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" \
+"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
 	2>"$out/qemu.log" &
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
