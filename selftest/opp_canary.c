@@ -322,9 +322,17 @@ static int opp_canary_race_reader(void *unused)
  * filled the structure after the pointer. A slot is filled again only once
  * nothing points at it and a grace period has passed, so the missing
  * barrier is the only fault: with rcu_assign_pointer() the run is clean.
+ *
+ * KCSAN samples one access in a few thousand (KCSAN_SKIP_WATCH). One it
+ * watched stays, with weak-memory modelling, a candidate for "reordered"
+ * until a barrier or the end of its function, and is watched again when a
+ * later access there is sampled: the publisher reads the structure after
+ * publishing it (marked reads, which KCSAN never samples for themselves)
+ * long enough for that second sample to fall after the publication.
  */
 #define OPP_CANARY_FIELDS 16
 #define OPP_CANARY_SLOTS 64
+#define OPP_CANARY_WINDOW 4096
 
 struct opp_canary_pub {
 	unsigned long field[OPP_CANARY_FIELDS];
@@ -333,44 +341,57 @@ struct opp_canary_pub {
 static struct opp_canary_pub *opp_canary_slots;
 static struct opp_canary_pub __rcu *opp_canary_published;
 
+static noinline unsigned long opp_canary_publish_one(struct opp_canary_pub *p,
+						     unsigned long gen)
+{
+	unsigned long sum = 0;
+	int j;
+
+	for (j = 0; j < OPP_CANARY_FIELDS; j++)
+		p->field[j] = gen + j;
+	/* The fault: no release orders the stores above first. */
+	RCU_INIT_POINTER(opp_canary_published, p);
+	for (j = 0; j < OPP_CANARY_WINDOW; j++)
+		sum += READ_ONCE(p->field[j % OPP_CANARY_FIELDS]);
+	return sum;
+}
+
 static int opp_canary_publisher(void *unused)
 {
 	unsigned long gen = 0, sum = 0;
-	struct opp_canary_pub *p;
-	int i, j;
+	int i;
 
 	while (!kthread_should_stop()) {
-		for (i = 0; i < OPP_CANARY_SLOTS; i++) {
-			p = &opp_canary_slots[i];
-			gen++;
-			for (j = 0; j < OPP_CANARY_FIELDS; j++)
-				p->field[j] = gen + j;
-			/* The fault: no release orders the stores above first. */
-			RCU_INIT_POINTER(opp_canary_published, p);
-			/* Where KCSAN may delay the stores (reordered). */
-			for (j = 0; j < OPP_CANARY_FIELDS; j++)
-				sum += READ_ONCE(p->field[j]);
-		}
+		for (i = 0; i < OPP_CANARY_SLOTS; i++)
+			sum += opp_canary_publish_one(&opp_canary_slots[i], ++gen);
 		RCU_INIT_POINTER(opp_canary_published, NULL);
 		synchronize_rcu();
 	}
 	return sum & 1;
 }
 
-static int opp_canary_follower(void *unused)
+/* A reader's critical section, a function of its own as the publisher's. */
+static noinline unsigned long opp_canary_follow_once(void)
 {
 	const struct opp_canary_pub *p;
 	unsigned long sum = 0;
 	int j;
 
-	while (!kthread_should_stop()) {
-		rcu_read_lock();
-		p = rcu_dereference(opp_canary_published);
-		if (p)
-			for (j = 0; j < OPP_CANARY_FIELDS; j++)
-				sum += p->field[j];
-		rcu_read_unlock();
-	}
+	rcu_read_lock();
+	p = rcu_dereference(opp_canary_published);
+	if (p)
+		for (j = 0; j < OPP_CANARY_FIELDS; j++)
+			sum += p->field[j];
+	rcu_read_unlock();
+	return sum;
+}
+
+static int opp_canary_follower(void *unused)
+{
+	unsigned long sum = 0;
+
+	while (!kthread_should_stop())
+		sum += opp_canary_follow_once();
 	return sum & 1;
 }
 
