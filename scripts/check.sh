@@ -143,11 +143,11 @@ if [ "$TIER" = arm64 ]; then
 	canary canary-kcsan-race "race=20" ""
 	fails_for "KCSAN: a plain store racing a plain load fails the verdict" \
 		'^FAIL  splat kcsan' \
-		'BUG: KCSAN: data-race in opp_canary_plain_(load|store) / opp_canary_plain_(load|store)'
+		'BUG: KCSAN: data-race in opp_canary_plain_(load|store) \[opp_canary\] / opp_canary_plain_(load|store) \[opp_canary\]'
 	canary canary-kcsan-publish "publish=60" ""
 	fails_for "KCSAN: a pointer published without rcu_assign_pointer() fails the verdict" \
 		'^FAIL  splat kcsan' \
-		'BUG: KCSAN: data-race in opp_canary_(follower|publisher) / opp_canary_(follower|publisher)' \
+		'BUG: KCSAN: data-race in opp_canary_(follow|publish)_one \[opp_canary\] / opp_canary_(follow|publish)_one \[opp_canary\]' \
 		'write \(reordered\)'
 	log "the self-check took $(($(date +%s) - t1)) s"
 	log "make check took $(($(date +%s) - t0)) s"
