@@ -34,9 +34,9 @@
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a line of its own
 # (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
-# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log. In check, demo and bench
-# modes QEMU is stopped as soon as the report is complete, before the
-# board's power-off path can print its own noise.
+# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log. In check,
+# demo and bench modes QEMU is stopped as soon as the report is complete,
+# before the board's power-off path can print its own noise.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
