@@ -147,7 +147,7 @@ if [ "$TIER" = arm64 ]; then
 	canary canary-kcsan-publish "publish=60" ""
 	fails_for "KCSAN: a pointer published without rcu_assign_pointer() fails the verdict" \
 		'^FAIL  splat kcsan' \
-		'BUG: KCSAN: data-race in opp_canary_(follow|publish)_one \[opp_canary\] / opp_canary_(follow|publish)_one \[opp_canary\]' \
+		'BUG: KCSAN: data-race in opp_canary_(follow_once|publish_one) \[opp_canary\] / opp_canary_(follow_once|publish_one) \[opp_canary\]' \
 		'write \(reordered\)'
 	log "the self-check took $(($(date +%s) - t1)) s"
 	log "make check took $(($(date +%s) - t0)) s"
