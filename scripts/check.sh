@@ -28,7 +28,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000 + 1))
-echo "seed $seed: replay with make check SEED=$seed"
+again="make check"
+[ "$TIER" = arm64 ] && again+=" ARCH=arm64"
+echo "seed $seed: replay with $again SEED=$seed"
 
 t0=$(date +%s)
 "$TOP/scripts/deps.sh"
@@ -151,7 +153,7 @@ if [ "$TIER" = arm64 ]; then
 		'write \(reordered\)'
 	log "the self-check took $(($(date +%s) - t1)) s"
 	log "make check took $(($(date +%s) - t0)) s"
-	echo "seed $seed: replay with make check ARCH=arm64 SEED=$seed"
+	echo "seed $seed: replay with $again SEED=$seed"
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 	exit
@@ -212,6 +214,6 @@ fails_for "a guest that outlives --timeout fails the verdict" \
 
 log "the self-check took $(($(date +%s) - t1)) s"
 log "make check took $(($(date +%s) - t0)) s"
-echo "seed $seed: replay with make check SEED=$seed"
+echo "seed $seed: replay with $again SEED=$seed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
