@@ -15,13 +15,33 @@
 #   make quick            the fast loop: every KUnit suite on User-Mode Linux
 #
 # KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
-# config (debug or bench), TIER the guest: arm (QEMU vexpress-a9, default)
-# or uml (User-Mode Linux on the x86_64 host: make bench TIER=uml). Kernel
-# builds live in OPP_CACHE, never here.
+# config (debug or bench; kcsan on arm64), TIER the guest: arm (QEMU
+# vexpress-a9, default), arm64 (QEMU virt with the KCSAN kernel: make check
+# ARCH=arm64, make run ARCH=arm64) or uml (User-Mode Linux on the x86_64
+# host: make bench TIER=uml). Kernel builds live in OPP_CACHE, never here.
 
 KVER ?= 6.1
+# ARCH, kbuild's own variable, picks the guest when TIER is not given:
+# make check ARCH=arm64 is the arm64 KCSAN guest. Given on the command
+# line, ARCH also reaches every sub-make and kbuild: KBUILD_ARGS below
+# names the right one for each tier.
+ifeq ($(TIER),)
+TIER := $(if $(filter arm64,$(ARCH)),arm64,$(if $(filter um,$(ARCH)),uml,arm))
+endif
+ifneq ($(filter-out arm arm64 uml,$(TIER)),)
+$(error unknown TIER '$(TIER)' (arm, arm64 or uml))
+endif
+ifneq ($(ARCH),)
+ifneq ($(ARCH),$(if $(filter uml,$(TIER)),um,$(TIER)))
+$(error ARCH=$(ARCH) and TIER=$(TIER) name different guests)
+endif
+endif
+# The arm64 guest has one kernel: the KCSAN one.
+ifeq ($(TIER),arm64)
+FLAVOUR ?= kcsan
+else
 FLAVOUR ?= debug
-TIER ?= arm
+endif
 OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
 # Where module builds for other kernels than the ARM debug one go; two
 # checkouts building at once each need their own.
@@ -32,6 +52,9 @@ ifeq ($(KDIR),)
 ifeq ($(TIER),uml)
 KDIR := $(OPP_CACHE)/build/$(KVER)-uml-$(FLAVOUR)
 KBUILD_ARGS := ARCH=um SUBARCH=x86_64
+else ifeq ($(TIER),arm64)
+KDIR := $(OPP_CACHE)/build/$(KVER)-arm64-$(FLAVOUR)
+KBUILD_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 else
 KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
 KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
@@ -42,8 +65,8 @@ KERNEL_DEP := kernel
 # their own, so that the objects here stay those of make check and
 # switching kernels rebuilds nothing needlessly. scripts/common.sh
 # (module_dir) names the same directory.
-ifeq ($(TIER),uml)
-MODDIR := $(OPP_MODULES)/$(KVER)-uml-$(FLAVOUR)
+ifneq ($(filter uml arm64,$(TIER)),)
+MODDIR := $(OPP_MODULES)/$(KVER)-$(TIER)-$(FLAVOUR)
 else ifneq ($(FLAVOUR),debug)
 MODDIR := $(OPP_MODULES)/$(KVER)-$(FLAVOUR)
 endif

@@ -23,6 +23,8 @@ image=$(kernel_image)
 read -ra frags <<<"$(kernel_fragments)"
 case "$TIER" in
 arm) defconfig=vexpress_defconfig; targets=(zImage dtbs modules) ;;
+# The virt board's device tree comes from QEMU itself (run-qemu.sh).
+arm64) defconfig=allnoconfig; targets=(Image modules) ;;
 uml) defconfig=defconfig; targets=(linux modules) ;;
 esac
 case "${OPP_KERNEL:-full}" in

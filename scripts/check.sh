@@ -4,7 +4,9 @@
 # the modules, run the lint gates (scripts/lint.sh), boot the guest to run
 # the KUnit suites of selftest/manifest, judge the run, then prove the
 # judge can fail: canary boots that must be judged failed, each for the
-# reasons it was given.
+# reasons it was given. With ARCH=arm64 (TIER=arm64) the guest is the virt
+# board on the KCSAN kernel: the same suites and torture, a leaner run
+# (see below), and the KCSAN canaries as its self-check.
 #
 #   check.sh [--seed N] [--self-check]
 #
@@ -26,7 +28,9 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$seed" ] || seed=$(($(od -An -N4 -tu4 /dev/urandom) % 1000000 + 1))
-echo "seed $seed: replay with make check SEED=$seed"
+again="make check"
+[ "$TIER" = arm64 ] && again+=" ARCH=arm64"
+echo "seed $seed: replay with $again SEED=$seed"
 
 t0=$(date +%s)
 "$TOP/scripts/deps.sh"
@@ -73,13 +77,23 @@ expect() {
 # The main run's modules are the manifest's "test" modules, in its order.
 tests=$(awk '$1 == "test" && !seen[$2]++ { printf "%s%s", sep, $2; sep = " " }' \
 	"$TOP/selftest/manifest")
+# The arm64 KCSAN guest runs every suite and the torture; the cpufreq
+# scenario and the load/unload cycles, which KCSAN slows most and which
+# race nothing that the 32-bit check does not already run, are left to
+# the 32-bit check.
+if [ "$TIER" = arm64 ]; then
+	main_args=(--lifecycle "${ARM64_LIFECYCLE:-5}" --timeout 1500)
+	main_what="KUnit suites and the torture on the arm64 KCSAN kernel"
+else
+	main_args=(--scenarios "cpufreq" --lifecycle 50 --timeout 1500)
+	main_what="KUnit suites and the cpufreq scenario on the debug kernel"
+fi
 if [ "$self_check_only" = 0 ]; then
-	log "main run: KUnit suites and the cpufreq scenario on the debug kernel"
+	log "main run: $main_what"
 	rm -rf "$runs/check"
 	"$TOP/scripts/run-qemu.sh" --mode check --out "$runs/check" \
-		--tests "$tests" \
-		--scenarios "cpufreq" --torture-seconds "$torture_seconds" \
-		--lifecycle 50 --timeout 1500 --seed "$seed"
+		--tests "$tests" --torture-seconds "$torture_seconds" \
+		"${main_args[@]}" --seed "$seed"
 	out=$("$TOP/scripts/verdict.sh" "$runs/check") || true
 	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 	tally main "$out"
@@ -124,6 +138,26 @@ fails_for() {
 	done
 	expect "$what" yes
 }
+
+# The arm64 KCSAN kernel: its own canaries. A KCSAN report panics the
+# guest (panic_on_warn), so one boot each.
+if [ "$TIER" = arm64 ]; then
+	canary canary-kcsan-race "race=20" ""
+	fails_for "KCSAN: a plain store racing a plain load fails the verdict" \
+		'^FAIL  splat kcsan' \
+		'BUG: KCSAN: data-race in opp_canary_plain_(load|store) \[opp_canary\] / opp_canary_plain_(load|store) \[opp_canary\]'
+	canary canary-kcsan-publish "publish=60" ""
+	fails_for "KCSAN: a pointer published without rcu_assign_pointer() fails the verdict" \
+		'^FAIL  splat kcsan' \
+		'BUG: KCSAN: data-race in opp_canary_(follow_once|publish_one) \[opp_canary\] / opp_canary_(follow_once|publish_one) \[opp_canary\]' \
+		'write \(reordered\)'
+	log "the self-check took $(($(date +%s) - t1)) s"
+	log "make check took $(($(date +%s) - t0)) s"
+	echo "seed $seed: replay with $again SEED=$seed"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
 
 # Everything that neither panics nor turns lockdep off before the AB-BA.
 # The stall and the hang happen on unload, after the guest has shortened
@@ -180,6 +214,6 @@ fails_for "a guest that outlives --timeout fails the verdict" \
 
 log "the self-check took $(($(date +%s) - t1)) s"
 log "make check took $(($(date +%s) - t0)) s"
-echo "seed $seed: replay with make check SEED=$seed"
+echo "seed $seed: replay with $again SEED=$seed"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -10,7 +10,6 @@ OPP_MODULES=${OPP_MODULES:-$OPP_CACHE/modules}
 # Where guest runs leave their logs (console, report channel).
 OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}
 KVER=${KVER:-6.1}
-FLAVOUR=${FLAVOUR:-debug}
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 JOBS=${JOBS:-$(($(nproc) + 1))}
@@ -19,14 +18,28 @@ log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # TIER picks the guest: arm, the QEMU vexpress-a9 board (make check, the
-# gate), or uml, User-Mode Linux run as a process of this x86_64 host
-# (make quick, the fast loop; the bench at native speed).
-TIER=${TIER:-arm}
+# gate), arm64, the QEMU virt board with a KCSAN kernel (make check
+# ARCH=arm64), or uml, User-Mode Linux run as a process of this x86_64
+# host (make quick, the fast loop; the bench at native speed). Without a
+# TIER, kbuild's ARCH picks it: arm64 for arm64, uml for um, else arm.
+if [ -z "${TIER:-}" ]; then
+	case "${ARCH:-arm}" in
+	arm64) TIER=arm64 ;;
+	um) TIER=uml ;;
+	arm) TIER=arm ;;
+	*) die "unknown ARCH '$ARCH' (arm, arm64 or um)" ;;
+	esac
+fi
 case "$TIER" in
 arm)
 	ARCH=arm
 	CROSS_COMPILE=${CROSS_COMPILE:-arm-linux-gnueabihf-}
 	BUSYBOX_ARCH=armhf
+	;;
+arm64)
+	ARCH=arm64
+	CROSS_COMPILE=aarch64-linux-gnu-
+	BUSYBOX_ARCH=arm64
 	;;
 uml)
 	ARCH=um
@@ -35,9 +48,15 @@ uml)
 	BUSYBOX_ARCH=amd64
 	export SUBARCH
 	;;
-*) die "unknown TIER '$TIER' (arm or uml)" ;;
+*) die "unknown TIER '$TIER' (arm, arm64 or uml)" ;;
 esac
-export ARCH CROSS_COMPILE TIER
+# The arm64 guest has one kernel, the KCSAN one (configs/kcsan.config).
+if [ "$TIER" = arm64 ]; then
+	FLAVOUR=${FLAVOUR:-kcsan}
+else
+	FLAVOUR=${FLAVOUR:-debug}
+fi
+export ARCH CROSS_COMPILE TIER FLAVOUR
 
 # The config fragments of a kernel build, merged in this order on top of
 # the tier's defconfig: the tier's own, then the flavour's (UML has its own
@@ -45,6 +64,7 @@ export ARCH CROSS_COMPILE TIER
 kernel_fragments() {
 	case "$TIER" in
 	arm) echo "$TOP/configs/arm.config $TOP/configs/$FLAVOUR.config" ;;
+	arm64) echo "$TOP/configs/arm64.config $TOP/configs/$FLAVOUR.config" ;;
 	uml)
 		if [ -f "$TOP/configs/um-$FLAVOUR.config" ]; then
 			echo "$TOP/configs/um.config $TOP/configs/um-$FLAVOUR.config"
@@ -74,6 +94,7 @@ kernel_build() { echo "$OPP_CACHE/build/$KVER-$(tier_name)$FLAVOUR"; }
 kernel_image() {
 	case "$TIER" in
 	arm) echo "$(kernel_build)/arch/arm/boot/zImage" ;;
+	arm64) echo "$(kernel_build)/arch/arm64/boot/Image" ;;
 	uml) echo "$(kernel_build)/linux" ;;
 	esac
 }

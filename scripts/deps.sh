@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the host packages the harness needs, when they are missing, and
-# put Debian's static armhf busybox (the guest's user space) in $OPP_CACHE.
+# put Debian's static busybox for the guest's architecture (armhf; arm64
+# for ARCH=arm64; amd64 for User-Mode Linux) in $OPP_CACHE.
 # EXTRA_PKGS adds packages (make bench: gnuplot). Needs root (or sudo) only
 # when something is missing; silent when nothing is.
 set -euo pipefail
@@ -11,6 +12,9 @@ set -euo pipefail
 pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
       gcc-arm-linux-gnueabihf qemu-system-arm device-tree-compiler sparse
       shellcheck python3 python3-docutils "linux-source-$KVER")
+# The arm64 guest's cross compiler (qemu-system-aarch64 comes with
+# qemu-system-arm).
+[ "$TIER" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu)
 [ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
 
 missing=()

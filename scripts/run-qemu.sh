@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the vexpress-a9 guest with the modules built for $FLAVOUR.
+# Boot the guest of $TIER with the modules built for $FLAVOUR: the
+# vexpress-a9 board (arm), or the virt board with a Cortex-A57 (arm64).
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
@@ -25,14 +26,18 @@
 # The guest boots on a copy of the board's device tree whose CPU nodes get
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library and that the cpufreq scenario reads
-# back from /sys/firmware/devicetree, and which carries the opp_of_v2
-# suite's tables (test_dtb). OPP_DTB=FILE boots on FILE instead.
+# back from /sys/firmware/devicetree, and which carries the opp_of_v2 and
+# opp_set_rate suites' tables (test_dtb). OPP_DTB=FILE boots on FILE
+# instead. The vexpress tree comes from the kernel build; QEMU makes the
+# virt board's itself, and dumps it (-machine dumpdtb) for the same
+# machine options as the boot.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
-# shell), the guest's report to DIR/channel.log through a second serial
-# line, QEMU's own messages to DIR/qemu.log. In check, demo and bench
-# modes QEMU is stopped as soon as the report is complete, before the
-# board's power-off path can print its own noise.
+# shell), the guest's report to DIR/channel.log through a line of its own
+# (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
+# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log. In check,
+# demo and bench modes QEMU is stopped as soon as the report is complete,
+# before the board's power-off path can print its own noise.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -71,15 +76,59 @@ fi
 	die "--seed wants a number from 1 to 999999999, not '$seed'"
 
 build=$(kernel_build)
-zimage=$build/arch/arm/boot/zImage
-# Since 6.5 the ARM dts live in one directory per vendor.
-dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
-[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+zimage=$(kernel_image)
 [ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
 : >"$out/console.log"
 : >"$out/channel.log"
+case "$TIER" in
+arm)
+	# Since 6.5 the ARM dts live in one directory per vendor.
+	dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
+	[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
+	board=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512)
+	# The board's sound chip (PL041) plays into a backend that discards
+	# it: without one named, QEMU probes the host's sound systems and
+	# prints a line for each one it lacks.
+	devices=(-audiodev "none,id=nosound" -global pl041.audiodev=nosound)
+	chan_dev=
+	board_append=
+	;;
+arm64)
+	# No network: the board would bring a PCI NIC and look for its ROM.
+	board=(qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 4 -m 512 -nic none)
+	dtb=$out/virt.dtb
+	"${board[@]}" -machine "dumpdtb=$dtb" -display none >"$out/qemu.log" 2>&1 ||
+		die "QEMU could not dump the virt board's device tree"
+	# The report channel: a virtio console on the board's virtio-mmio bus.
+	devices=(-device virtio-serial-device
+		 -chardev "file,id=chan,path=$out/channel.log"
+		 -device "virtconsole,chardev=chan")
+	chan_dev=/dev/hvc0
+	# KCSAN_STRICT forces the watcher of races between a task and an
+	# interrupt on the same CPU on (Kconfig offers no way off), and the
+	# 6.1 kernel's own tick code then panics a boot within minutes:
+	# "data-race in tick_irq_enter / tick_nohz_idle_got_tick", the idle
+	# task's store to a bitfield of its CPU's tick_sched read by the timer
+	# interrupt that interrupted it. Races between CPUs, the torture's
+	# interrupt-context lookups against updaters on other CPUs included,
+	# are still watched.
+	board_append=" kcsan.interrupt_watcher=0"
+	# Functions of the 6.1 kernel whose own races KCSAN_STRICT reports,
+	# between CPUs, whatever runs: /init puts them on KCSAN's report
+	# filter, which drops a report only if the top frame of one of its
+	# two accesses is one of them (never a function of ours).
+	# - hrtimer_active: every CPU's scheduler tick reads, without a lock,
+	#   base->running of the hrtimer base its runqueue's hrtick timer was
+	#   initialised on (CPU 0's, as the timer never starts: the HRTICK
+	#   feature is off), while CPU 0's timer interrupt writes it plainly
+	#   in __run_hrtimer(): "data-race in __hrtimer_run_queues /
+	#   hrtimer_active", reported in the torture's first seconds.
+	board_append+=" OPP_KCSAN_FILTER=hrtimer_active"
+	;;
+*) die "run-qemu.sh boots the arm and arm64 guests, not $TIER" ;;
+esac
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 
@@ -104,7 +153,8 @@ else
 		die "could not give the CPU nodes of $dtb their operating points"
 fi
 
-append="console=ttyAMA0 panic=-1 panic_on_warn=1 OPP_MODE=$mode"
+append="console=ttyAMA0 panic=-1 panic_on_warn=1$board_append OPP_MODE=$mode"
+[ -n "$chan_dev" ] && append+=" OPP_CHAN=$chan_dev"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
 append+=" OPP_SCENARIOS=\"$scenarios\" OPP_SEED=$seed"
 if [ -n "$torture_seconds" ]; then
@@ -118,23 +168,22 @@ if [ -n "$lifecycle" ]; then
 	timeout=$((timeout + 10 * lifecycle))
 fi
 [ -n "$extra_append" ] && append+=" $extra_append"
-# The board's sound chip (PL041) plays into a backend that discards it:
-# without one named, QEMU probes the host's sound systems and prints a
-# line for each one it lacks.
-qemu=(qemu-system-arm -M vexpress-a9 -smp 4 -m 512 -no-reboot
+qemu=("${board[@]}" -no-reboot
       -kernel "$zimage" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
-      -append "$append" -display none -monitor none
-      -audiodev "none,id=nosound" -global pl041.audiodev=nosound)
+      -append "$append" -display none -monitor none "${devices[@]}")
+# The report channel's serial line (vexpress), after the console's.
+chan_serial=()
+[ -n "$chan_dev" ] || chan_serial=(-serial "file:$out/channel.log")
 
 if [ "$mode" = shell ]; then
-	exec "${qemu[@]}" -serial mon:stdio -serial "file:$out/channel.log"
+	exec "${qemu[@]}" -serial mon:stdio "${chan_serial[@]}"
 fi
 
 log "booting the guest ($mode, seed $seed), results in $out"
 start=$(date +%s)
 # QEMU's own messages (its "terminating on signal" when stopped, too) go
 # to DIR/qemu.log, shown only when the guest's report is incomplete.
-"${qemu[@]}" -serial "file:$out/console.log" -serial "file:$out/channel.log" \
+"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
 	2>"$out/qemu.log" &
 qpid=$!
 [ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &

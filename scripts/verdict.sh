@@ -155,6 +155,7 @@ lockdep-circular	possible circular locking dependency
 lockdep-inconsistent	inconsistent lock state
 lockdep	possible recursive locking|Invalid wait context|bad unlock balance|suspicious RCU usage|lock held when returning to user space|held lock freed|irq lock inversion|turning off the locking correctness validator
 kasan	KASAN
+kcsan	BUG: KCSAN:
 ubsan	UBSAN:
 rcu-expedited-stall	detected expedited stalls
 rcu-stall	detected stalls?|self-detected stall

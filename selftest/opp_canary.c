@@ -24,6 +24,16 @@
  *   ubsan=1            an array indexed out of bounds (panics)
  *   warn=1             a kernel warning (panics)
  *
+ * Module init, KCSAN (the arm64 guest): threads on separate CPUs for up to
+ * SEC seconds; KCSAN reports (and panics the guest: panic_on_warn):
+ *   race=SEC           a plain store racing a plain load of one variable
+ *   publish=SEC        a freshly filled structure published without
+ *                      rcu_assign_pointer() while readers follow the
+ *                      pointer: nothing orders the filling stores before
+ *                      the publication, which KCSAN's weak-memory modelling
+ *                      (KCSAN_WEAK_MEMORY) shows as a race with a
+ *                      "(reordered)" store
+ *
  * Module exit, while the guest runs the detectors with short timeouts:
  *   stall=SEC   a reader spins in rcu_read_lock(), a grace period waiting
  *   hang=SEC    the unloading task sleeps uninterruptibly
@@ -87,6 +97,15 @@ MODULE_PARM_DESC(uaf, "use a device after its last put");
 static bool warn;
 module_param(warn, bool, 0444);
 MODULE_PARM_DESC(warn, "raise a kernel warning");
+
+static unsigned int race;
+module_param(race, uint, 0444);
+MODULE_PARM_DESC(race, "seconds of a plain store racing a plain load (KCSAN)");
+
+static unsigned int publish;
+module_param(publish, uint, 0444);
+MODULE_PARM_DESC(publish,
+		 "seconds of publishing filled structures without rcu_assign_pointer() (KCSAN)");
 
 static unsigned int stall;
 module_param(stall, uint, 0444);
@@ -265,6 +284,159 @@ static void opp_canary_ubsan(void)
 	opp_canary_index[i] = 1;
 }
 
+/* race=SEC: one variable, written and read with plain accesses. */
+static unsigned long opp_canary_plain;
+
+static noinline void opp_canary_plain_store(unsigned long val)
+{
+	opp_canary_plain = val;
+}
+
+static noinline unsigned long opp_canary_plain_load(void)
+{
+	return opp_canary_plain;
+}
+
+static int opp_canary_race_writer(void *unused)
+{
+	unsigned long i = 0;
+
+	while (!kthread_should_stop())
+		opp_canary_plain_store(++i);
+	return 0;
+}
+
+static int opp_canary_race_reader(void *unused)
+{
+	unsigned long sum = 0;
+
+	while (!kthread_should_stop())
+		sum += opp_canary_plain_load();
+	return sum & 1;
+}
+
+/*
+ * publish=SEC: a pool of structures, each filled and then published with
+ * RCU_INIT_POINTER(), which is rcu_assign_pointer() without its release
+ * barrier: a reader that follows the pointer may see the stores that
+ * filled the structure after the pointer. A slot is filled again only once
+ * nothing points at it and a grace period has passed, so the missing
+ * barrier is the only fault: with rcu_assign_pointer() the run is clean.
+ *
+ * KCSAN samples one access in a few thousand (KCSAN_SKIP_WATCH). One it
+ * watched stays, with weak-memory modelling, a candidate for "reordered"
+ * until a barrier or the end of its function, and is watched again when a
+ * later access there is sampled: the publisher reads the structure after
+ * publishing it (marked reads, which KCSAN never samples for themselves)
+ * long enough for that second sample to fall after the publication.
+ */
+#define OPP_CANARY_FIELDS 16
+#define OPP_CANARY_SLOTS 64
+#define OPP_CANARY_WINDOW 4096
+
+struct opp_canary_pub {
+	unsigned long field[OPP_CANARY_FIELDS];
+};
+
+static struct opp_canary_pub *opp_canary_slots;
+static struct opp_canary_pub __rcu *opp_canary_published;
+
+static noinline unsigned long opp_canary_publish_one(struct opp_canary_pub *p,
+						     unsigned long gen)
+{
+	unsigned long sum = 0;
+	int j;
+
+	for (j = 0; j < OPP_CANARY_FIELDS; j++)
+		p->field[j] = gen + j;
+	/* The fault: no release orders the stores above first. */
+	RCU_INIT_POINTER(opp_canary_published, p);
+	for (j = 0; j < OPP_CANARY_WINDOW; j++)
+		sum += READ_ONCE(p->field[j % OPP_CANARY_FIELDS]);
+	return sum;
+}
+
+static int opp_canary_publisher(void *unused)
+{
+	unsigned long gen = 0, sum = 0;
+	int i;
+
+	while (!kthread_should_stop()) {
+		for (i = 0; i < OPP_CANARY_SLOTS; i++)
+			sum += opp_canary_publish_one(&opp_canary_slots[i], ++gen);
+		RCU_INIT_POINTER(opp_canary_published, NULL);
+		synchronize_rcu();
+	}
+	return sum & 1;
+}
+
+/* A reader's critical section, a function of its own as the publisher's. */
+static noinline unsigned long opp_canary_follow_once(void)
+{
+	const struct opp_canary_pub *p;
+	unsigned long sum = 0;
+	int j;
+
+	rcu_read_lock();
+	p = rcu_dereference(opp_canary_published);
+	if (p)
+		for (j = 0; j < OPP_CANARY_FIELDS; j++)
+			sum += p->field[j];
+	rcu_read_unlock();
+	return sum;
+}
+
+static int opp_canary_follower(void *unused)
+{
+	unsigned long sum = 0;
+
+	while (!kthread_should_stop())
+		sum += opp_canary_follow_once();
+	return sum & 1;
+}
+
+/*
+ * One writer and two readers, on CPUs of their own where there are enough,
+ * for @secs seconds (unless KCSAN's report panics the guest first).
+ */
+static int opp_canary_threads(int (*writer)(void *), int (*reader)(void *),
+			      unsigned int secs)
+{
+	struct task_struct *task[3];
+	unsigned int cpus = num_online_cpus();
+	int n, ret = 0;
+
+	for (n = 0; n < ARRAY_SIZE(task); n++) {
+		task[n] = kthread_run_on_cpu(n ? reader : writer, NULL,
+					     (n + 1) % cpus, "opp_canary/%u");
+		if (IS_ERR(task[n])) {
+			ret = PTR_ERR(task[n]);
+			break;
+		}
+	}
+	if (!ret)
+		msleep(secs * MSEC_PER_SEC);
+	while (n--)
+		kthread_stop(task[n]);
+	return ret;
+}
+
+static int opp_canary_publish(void)
+{
+	int ret;
+
+	opp_canary_slots = kcalloc(OPP_CANARY_SLOTS, sizeof(*opp_canary_slots),
+				   GFP_KERNEL);
+	if (!opp_canary_slots)
+		return -ENOMEM;
+	ret = opp_canary_threads(opp_canary_publisher, opp_canary_follower,
+				 publish);
+	RCU_INIT_POINTER(opp_canary_published, NULL);
+	synchronize_rcu();
+	kfree(opp_canary_slots);
+	return ret;
+}
+
 static int __init opp_canary_init(void)
 {
 	int ret = 0;
@@ -281,6 +453,11 @@ static int __init opp_canary_init(void)
 		ret = opp_canary_leak();
 	if (ubsan)
 		opp_canary_ubsan();
+	if (race && !ret)
+		ret = opp_canary_threads(opp_canary_race_writer,
+					 opp_canary_race_reader, race);
+	if (publish && !ret)
+		ret = opp_canary_publish();
 	WARN(warn, "opp_canary: deliberate warning for the harness self-check\n");
 	return ret;
 }
