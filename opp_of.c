@@ -129,6 +129,9 @@ fail:
 struct opp_of_v2 {
 	struct device *dev;
 	const struct opp_dev_config *cfg;
+	/* opp-microvolt-<name>, opp-microamp-<name>: NULL without a name. */
+	char *uv_name;
+	char *ua_name;
 	/* OPPs with opp-microvolt: -1 until the first OPP says, then 0 or 1. */
 	int supplies;
 	struct opp_table_facts facts;
@@ -197,27 +200,19 @@ static bool opp_of_supported(struct opp_of_v2 *p, struct device_node *np)
 	return false;
 }
 
-/* @np's property @base-<prop_name> if the driver named one and it is there. */
-static struct property *opp_of_named_prop(struct opp_of_v2 *p,
-					  struct device_node *np,
-					  const char *base)
+/* @np's property @named (@base-<name>) if there is one, else @base. */
+static struct property *opp_of_named_prop(struct device_node *np,
+					  const char *named, const char *base)
 {
-	struct property *prop = NULL;
-	char *name;
+	struct property *prop = named ? of_find_property(np, named, NULL) : NULL;
 
-	if (p->cfg && p->cfg->prop_name) {
-		name = kasprintf(GFP_KERNEL, "%s-%s", base, p->cfg->prop_name);
-		if (name)
-			prop = of_find_property(np, name, NULL);
-		kfree(name);
-	}
 	return prop ?: of_find_property(np, base, NULL);
 }
 
 static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 			      struct opp *opp)
 {
-	struct property *prop = opp_of_named_prop(p, np, "opp-microvolt");
+	struct property *prop = opp_of_named_prop(np, p->uv_name, "opp-microvolt");
 	u32 uv[3], ua;
 	int n, ret;
 
@@ -251,7 +246,7 @@ static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 		return -EINVAL;
 	}
 
-	prop = opp_of_named_prop(p, np, "opp-microamp");
+	prop = opp_of_named_prop(np, p->ua_name, "opp-microamp");
 	if (!prop)
 		return 0;
 	n = of_property_count_u32_elems(np, prop->name);
@@ -322,11 +317,23 @@ static int opp_of_parse_v2(struct opp_of_v2 *p, struct device_node *tnp,
 		return -EINVAL;
 	}
 	p->facts.shared = of_property_read_bool(tnp, "opp-shared");
+	if (p->cfg && p->cfg->prop_name) {
+		p->uv_name = kasprintf(GFP_KERNEL, "opp-microvolt-%s",
+				       p->cfg->prop_name);
+		p->ua_name = kasprintf(GFP_KERNEL, "opp-microamp-%s",
+				       p->cfg->prop_name);
+		if (!p->uv_name || !p->ua_name) {
+			ret = -ENOMEM;
+			goto names;
+		}
+	}
 
 	pts = kcalloc(of_get_available_child_count(tnp), sizeof(*pts),
 		      GFP_KERNEL);
-	if (!pts)
-		return -ENOMEM;
+	if (!pts) {
+		ret = -ENOMEM;
+		goto names;
+	}
 	for_each_available_child_of_node(tnp, np) {
 		ret = opp_of_read_opp(p, np, &pts[n]);
 		if (ret < 0) {
@@ -344,9 +351,12 @@ static int opp_of_parse_v2(struct opp_of_v2 *p, struct device_node *tnp,
 	if (ret < 0)
 		goto fail;
 	*pts_out = pts;
-	return ret;
+	goto names;
 fail:
 	kfree(pts);
+names:
+	kfree(p->uv_name);
+	kfree(p->ua_name);
 	return ret;
 }
 
