@@ -41,6 +41,7 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpu.h>
 #include <linux/cpufreq.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -52,6 +53,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/of.h>
 #include <linux/overflow.h>
 #include <linux/regulator/consumer.h>
 #include <linux/rcupdate.h>
@@ -84,7 +86,10 @@
  * The device map holds arrays, not tables (see struct opp_map): @dev is
  * the key a search by device compares, @table the table the array is the
  * current snapshot of; both are set before it is published, and never
- * change.
+ * change. Each device that shares a table has an array of its own, so
+ * that a search by any of them costs the same: the table's own array
+ * holds the OPPs, and every sharer's array is a copy of its header and
+ * rates whose @opp points at them (opp_alias_alloc()).
  */
 struct opp_array {
 	struct device *dev;
@@ -120,6 +125,14 @@ struct opp_table {
 	unsigned long clock_latency_ns;
 	/* Its device-tree table says opp-shared. */
 	bool shared;
+	/* The device-tree table node it was read from, if shared (counted). */
+	struct device_node *np;
+	/*
+	 * The other devices that share it (counted), each with an array of
+	 * its own in the map; see opp_table_publish().
+	 */
+	struct device **sharers;
+	unsigned int nr_sharers;
 	struct rcu_head rcu;
 };
 
@@ -419,8 +432,11 @@ static void opp_array_own(struct opp_array *arr, struct opp_table *table)
 	arr->table = table;
 }
 
-/* Add @table, which is not in the map, rebuilding the map if it is due. */
-static int opp_map_insert(struct opp_table *table)
+/*
+ * Add @arr, whose device is not in the map, rebuilding the map if it is
+ * due; @arr's device and table are set.
+ */
+static int opp_map_add(struct opp_array *arr)
 {
 	struct opp_map *map = opp_map_locked(), *fresh;
 	unsigned int i, live = 0, slots = map->mask + 1;
@@ -447,33 +463,111 @@ static int opp_map_insert(struct opp_table *table)
 			return -ENOMEM;
 		}
 	}
-	opp_array_own(opp_array_locked(table), table);
-	opp_map_place(map, opp_array_locked(table));
+	opp_map_place(map, arr);
 	return 0;
 }
 
-/* Take @table out of the map: its slot becomes the tombstone. */
-static void opp_map_remove(struct opp_table *table)
+/* Put @arr, which is in the map, in its slot: a search sees one or the other. */
+static void opp_map_replace(struct opp_array *old, struct opp_array *arr)
 {
 	struct opp_map *map = opp_map_locked();
 
-	rcu_assign_pointer(map->slot[opp_map_index(map, opp_array_locked(table))],
-			   &opp_tombstone);
+	rcu_assign_pointer(map->slot[opp_map_index(map, old)], arr);
+}
+
+/* Take @arr out of the map: its slot becomes the tombstone. */
+static void opp_map_remove(struct opp_array *arr)
+{
+	opp_map_replace(arr, &opp_tombstone);
+}
+
+/* Updater side: the array a device of a table finds. */
+static struct opp_array *opp_sharer_array(struct device *dev)
+{
+	lockdep_assert_held(&opp_lock);
+	return opp_map_find(dev);
 }
 
 /*
- * Publish @arr as @table's OPPs, in the table (for handles) and in its
- * slot of the map (for searches by device); the caller frees the old ones
- * with kfree_rcu().
+ * An array for @dev that shares the OPPs of @arr, sealed and not yet
+ * published, of @table: a copy of the header and rates, pointing at the
+ * same OPPs, whose availability it mirrors (opp_set_available()).
  */
-static void opp_table_publish(struct opp_table *table, struct opp_array *arr)
+static struct opp_array *opp_alias_alloc(const struct opp_array *arr,
+					 struct opp_table *table,
+					 struct device *dev)
 {
-	struct opp_map *map = opp_map_locked();
-	unsigned int i = opp_map_index(map, opp_array_locked(table));
+	size_t size = struct_size(arr, rate, arr->span);
+	struct opp_array *alias = kmalloc(size, GFP_KERNEL);
+
+	if (alias) {
+		memcpy(alias, arr, size);
+		alias->dev = dev;
+		alias->table = table;
+	}
+	return alias;
+}
+
+/*
+ * Publish @arr, filled and sealed, as @table's OPPs: in the table (for
+ * handles), in the slot of @table's device and in one of each sharer (for
+ * searches by device). The sharers' arrays are allocated first, so that
+ * the update happens whole or not at all (-ENOMEM); their old ones are
+ * freed here, while the caller frees @table's old array with kfree_rcu()
+ * once it no longer reads it. A reader by a sharer may find the old OPPs
+ * for the few instructions between two slots.
+ */
+static int opp_table_publish(struct opp_table *table, struct opp_array *arr)
+{
+	struct opp_array **alias = NULL, *old;
+	unsigned int i, n = table->nr_sharers;
 
 	opp_array_own(arr, table);
-	rcu_assign_pointer(map->slot[i], arr);
+	if (n) {
+		alias = kcalloc(n, sizeof(*alias), GFP_KERNEL);
+		for (i = 0; alias && i < n; i++) {
+			alias[i] = opp_alias_alloc(arr, table, table->sharers[i]);
+			if (!alias[i])
+				break;
+		}
+		if (!alias || i < n) {
+			while (alias && i--)
+				kfree(alias[i]);
+			kfree(alias);
+			return -ENOMEM;
+		}
+	}
+	/* @table's device's array: its OPPs, or a sharer's being promoted. */
+	opp_map_replace(opp_sharer_array(table->dev), arr);
 	rcu_assign_pointer(table->opps, arr);
+	for (i = 0; i < n; i++) {
+		old = opp_sharer_array(table->sharers[i]);
+		opp_map_replace(old, alias[i]);
+		kfree_rcu(old, rcu);
+	}
+	kfree(alias);
+	return 0;
+}
+
+/*
+ * Take @table and every sharer out of the map; the sharers' arrays and
+ * references go now, the table's with opp_table_free().
+ */
+static void opp_table_unmap(struct opp_table *table)
+{
+	struct opp_array *alias;
+	unsigned int i;
+
+	opp_map_remove(opp_array_locked(table));
+	for (i = 0; i < table->nr_sharers; i++) {
+		alias = opp_sharer_array(table->sharers[i]);
+		opp_map_remove(alias);
+		kfree_rcu(alias, rcu);
+		put_device(table->sharers[i]);
+	}
+	kfree(table->sharers);
+	table->sharers = NULL;
+	table->nr_sharers = 0;
 }
 
 /* An array for @count OPPs (at least one); fill ->opp, then seal it. */
@@ -513,18 +607,31 @@ static void opp_array_seal(struct opp_array *arr)
 		arr->rate[i] = ULONG_MAX;
 }
 
-/*
- * Make OPP @i of the published @arr available or not, in place: a byte
- * and a word are never torn, and the searches read the word while the
- * accessors read the byte. Under opp_lock.
- */
-static void opp_set_available(struct opp_array *arr, unsigned int i,
+static void opp_set_avail_bit(struct opp_array *arr, unsigned int i,
 			      bool available)
 {
-	WRITE_ONCE(arr->opp[i].available, available);
 	if (i < BITS_PER_LONG)
 		WRITE_ONCE(arr->avail, available ? arr->avail | BIT(i) :
 				       arr->avail & ~BIT(i));
+}
+
+/*
+ * Make OPP @i of @table's published OPPs available or not, in place: a
+ * byte and a word are never torn, and the searches read the word while
+ * the accessors read the byte. The sharers' arrays have a word each.
+ * Under opp_lock.
+ */
+static void opp_set_available(struct opp_table *table, unsigned int i,
+			      bool available)
+{
+	struct opp_array *arr = opp_array_locked(table);
+	unsigned int k;
+
+	WRITE_ONCE(arr->opp[i].available, available);
+	opp_set_avail_bit(arr, i, available);
+	for (k = 0; k < table->nr_sharers; k++)
+		opp_set_avail_bit(opp_sharer_array(table->sharers[k]), i,
+				  available);
 }
 
 /* @opp's values, with the availability a search matched it by. */
@@ -558,7 +665,7 @@ static void opp_table_release(struct kref *ref)
 }
 
 /*
- * End @table, already out of the map: its OPPs, its notifiers and its
+ * End @table, already out of the map (opp_table_unmap()): its OPPs, its notifiers and its
  * device reference go now, its memory when the last handle on it is put.
  * Readers still inside keep valid memory.
  */
@@ -567,6 +674,8 @@ static void opp_table_free(struct opp_table *table)
 	struct opp_array *arr = opp_array_locked(table);
 
 	/* Calls only happen under opp_lock: none is in flight. */
+	of_node_put(table->np);
+	table->np = NULL;
 	kfree(table->notifiers);
 	table->notifiers = NULL;
 	/* Searches through a handle find nothing from now on. */
@@ -586,11 +695,106 @@ static void opp_table_remove(struct opp_table *table)
 	struct opp_array *arr = opp_array_locked(table);
 	unsigned int i;
 
-	opp_map_remove(table);
+	opp_table_unmap(table);
 	list_del(&table->list_node);
 	for (i = 0; i < arr->count; i++)
 		opp_notify(table, OPP_EVENT_REMOVE, &arr->opp[i]);
 	opp_table_free(table);
+}
+
+/* Make @dev, which has no table, a sharer of @table. */
+static int opp_table_share(struct opp_table *table, struct device *dev)
+{
+	struct opp_array *alias;
+	struct device **sharers;
+	int ret;
+
+	lockdep_assert_held(&opp_lock);
+	sharers = krealloc_array(table->sharers, table->nr_sharers + 1,
+				 sizeof(*sharers), GFP_KERNEL);
+	if (!sharers)
+		return -ENOMEM;
+	table->sharers = sharers;
+	alias = opp_alias_alloc(opp_array_locked(table), table, dev);
+	if (!alias)
+		return -ENOMEM;
+	ret = opp_map_add(alias);
+	if (ret) {
+		kfree(alias);
+		return ret;
+	}
+	sharers[table->nr_sharers++] = get_device(dev);
+	return 0;
+}
+
+/* Take the sharer @k of @table out of it: its searches find nothing. */
+static void opp_table_unshare(struct opp_table *table, unsigned int k)
+{
+	struct device *dev = table->sharers[k];
+	struct opp_array *alias = opp_sharer_array(dev);
+
+	opp_map_remove(alias);
+	kfree_rcu(alias, rcu);
+	table->nr_sharers--;
+	memmove(&table->sharers[k], &table->sharers[k + 1],
+		(table->nr_sharers - k) * sizeof(*table->sharers));
+	put_device(dev);
+}
+
+/*
+ * Take @dev out of @table, the table it finds. The last device takes the
+ * table with it. When the table's own device goes, its first sharer takes
+ * its place, with a copy of the OPPs of its own (the other sharers' arrays
+ * point at the OPPs of the table's device).
+ */
+static int opp_table_detach(struct opp_table *table, struct device *dev)
+{
+	struct opp_array *old, *arr, *promoted;
+	unsigned int k;
+	int ret;
+
+	if (!table->nr_sharers) {
+		opp_table_remove(table);
+		return 0;
+	}
+	if (dev != table->dev) {
+		for (k = 0; table->sharers[k] != dev; k++)
+			;
+		opp_table_unshare(table, k);
+		return 0;
+	}
+
+	old = opp_array_locked(table);
+	arr = opp_array_alloc(old->count);
+	if (!arr)
+		return -ENOMEM;
+	memcpy(arr->opp, old->opp, old->count * sizeof(*arr->opp));
+	opp_array_seal(arr);
+	promoted = opp_sharer_array(table->sharers[0]);
+	/* Swap the two devices' roles, then drop @dev as a sharer. */
+	swap(table->dev, table->sharers[0]);
+	ret = opp_table_publish(table, arr);
+	if (ret) {
+		swap(table->dev, table->sharers[0]);
+		kfree(arr);
+		return ret;
+	}
+	kfree_rcu(promoted, rcu);
+	opp_table_unshare(table, 0);
+	return 0;
+}
+
+int opp_share_of_locked(struct device *dev, const struct device_node *np)
+{
+	struct opp_table *table;
+
+	lockdep_assert_held(&opp_lock);
+	if (opp_table_locked(dev))
+		return -ENOENT;
+	list_for_each_entry(table, &opp_table_list, list_node)
+		if (table->np == np)
+			return opp_table_share(table, dev);
+	return -ENOENT;
 }
 
 /*
@@ -689,9 +893,13 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		if (facts) {
 			fresh->clock_latency_ns = facts->clock_latency_ns;
 			fresh->shared = facts->shared;
+			if (facts->shared)
+				fresh->np = of_node_get(facts->np);
 		}
-		ret = opp_map_insert(fresh);
+		opp_array_own(arr, fresh);
+		ret = opp_map_add(arr);
 		if (ret) {
+			of_node_put(fresh->np);
 			put_device(dev);
 			kfree(arr);
 			kfree(fresh);
@@ -701,11 +909,15 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		return 0;
 	}
 
+	ret = opp_table_publish(table, arr);
+	if (ret) {
+		kfree(arr);
+		return ret;
+	}
 	if (facts && facts->clock_latency_ns > table->clock_latency_ns)
 		WRITE_ONCE(table->clock_latency_ns, facts->clock_latency_ns);
 	if (facts && facts->shared)
 		table->shared = true;
-	opp_table_publish(table, arr);
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
 		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
@@ -797,7 +1009,7 @@ static int opp_set_availability(struct device *dev, unsigned long freq,
 	 * In place: a byte is never torn, rate and voltage do not change,
 	 * and so readers need no new copy and we need no grace period.
 	 */
-	opp_set_available(arr, i, available);
+	opp_set_available(table, i, available);
 	opp_notify(table, available ? OPP_EVENT_ENABLE : OPP_EVENT_DISABLE,
 		   &arr->opp[i]);
 unlock:
@@ -904,7 +1116,11 @@ int opp_remove(struct device *dev, unsigned long freq)
 	memcpy(arr->opp, old->opp, i * sizeof(*arr->opp));
 	memcpy(arr->opp + i, old->opp + i + 1, (n - i - 1) * sizeof(*arr->opp));
 	opp_array_seal(arr);
-	opp_table_publish(table, arr);
+	ret = opp_table_publish(table, arr);
+	if (ret) {
+		kfree(arr);
+		goto unlock;
+	}
 	opp_notify(table, OPP_EVENT_REMOVE, &old->opp[i]);
 	kfree_rcu(old, rcu);
 unlock:
@@ -921,6 +1137,11 @@ EXPORT_SYMBOL_GPL(opp_remove);
  * chain and the library's reference on @dev. Readers inside the table keep
  * valid memory until their rcu_read_unlock(); it is freed after a grace
  * period, without waiting for one here.
+ *
+ * A table that other devices share (opp_set_sharing_cpus(), an
+ * ``opp-shared`` device-tree table) stays theirs: only @dev leaves it,
+ * finding no table from then on, and nothing is notified; the last device
+ * to leave removes it as above.
  *
  * Context: process context; may sleep. Takes the library's update mutex;
  * must not be called under rcu_read_lock().
@@ -939,14 +1160,125 @@ int opp_remove_table(struct device *dev)
 
 	mutex_lock(&opp_lock);
 	table = opp_table_locked(dev);
-	if (table)
-		opp_table_remove(table);
-	else
-		ret = -ENODEV;
+	ret = table ? opp_table_detach(table, dev) : -ENODEV;
 	mutex_unlock(&opp_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_remove_table);
+
+/**
+ * opp_set_sharing_cpus() - make CPUs share one CPU's table
+ * @cpu_dev:	the device of a CPU that has a table
+ * @cpumask:	the CPUs that share it (@cpu_dev's own CPU may be in it)
+ *
+ * For CPUs that one clock and one supply drive together, as
+ * ``opp-shared`` says in the device tree: each CPU of @cpumask finds
+ * @cpu_dev's table from then on (the same OPPs, the same notifier chain,
+ * at the cost of a search by any device). CPUs already sharing it are
+ * left as they are. Each keeps it until opp_remove_table() on its device;
+ * the table goes with the last of them.
+ *
+ * Context: process context; may sleep. Takes the library's update mutex;
+ * must not be called under rcu_read_lock().
+ *
+ * Return: 0 on success; -EINVAL if @cpu_dev is NULL or an ERR_PTR or
+ * @cpumask is NULL; -ENODEV if @cpu_dev has no table or a CPU of
+ * @cpumask has no device; -EBUSY if a CPU of @cpumask has a table of its
+ * own; -ENOMEM if memory ran out. On error no CPU was added.
+ */
+int opp_set_sharing_cpus(struct device *cpu_dev, const struct cpumask *cpumask)
+{
+	struct opp_table *table, *other;
+	unsigned int cpu, added = 0;
+	struct device *dev;
+	int ret = 0;
+
+	might_sleep();
+	if (opp_bad_dev(cpu_dev, __func__))
+		return -EINVAL;
+	if (!cpumask) {
+		dev_warn_ratelimited(cpu_dev, "%s: cpumask is NULL\n", __func__);
+		return -EINVAL;
+	}
+
+	mutex_lock(&opp_lock);
+	table = opp_table_locked(cpu_dev);
+	if (!table) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	for_each_cpu(cpu, cpumask) {
+		dev = get_cpu_device(cpu);
+		other = dev ? opp_table_locked(dev) : NULL;
+		if (!dev || (other && other != table)) {
+			ret = dev ? -EBUSY : -ENODEV;
+			goto unlock;
+		}
+	}
+	for_each_cpu(cpu, cpumask) {
+		dev = get_cpu_device(cpu);
+		if (opp_table_locked(dev))
+			continue;
+		ret = opp_table_share(table, dev);
+		if (ret)
+			break;
+		added++;
+	}
+	/* All or nothing: the CPUs added last are the last sharers. */
+	while (ret && added--)
+		opp_table_unshare(table, table->nr_sharers - 1);
+unlock:
+	mutex_unlock(&opp_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_set_sharing_cpus);
+
+/**
+ * opp_get_sharing_cpus() - the CPUs that share a CPU's table
+ * @cpu_dev:	the device of a CPU that has a table
+ * @cpumask:	filled with the CPUs whose devices find that table
+ *
+ * One cpufreq policy per table: these CPUs change frequency together.
+ * A table no other CPU shares gives @cpu_dev's CPU alone.
+ *
+ * Context: any context but NMI; takes no lock but RCU. Against a
+ * concurrent opp_set_sharing_cpus() or opp_remove_table(), @cpumask is the
+ * set before or after, CPU by CPU.
+ *
+ * Return: 0 on success; -EINVAL if @cpu_dev is NULL or an ERR_PTR or
+ * @cpumask is NULL; -ENODEV if @cpu_dev has no table.
+ */
+int opp_get_sharing_cpus(struct device *cpu_dev, struct cpumask *cpumask)
+{
+	struct opp_table *table;
+	struct device *dev;
+	unsigned int cpu;
+	int ret = 0;
+
+	if (opp_bad_dev(cpu_dev, __func__))
+		return -EINVAL;
+	if (!cpumask) {
+		dev_warn_ratelimited(cpu_dev, "%s: cpumask is NULL\n", __func__);
+		return -EINVAL;
+	}
+
+	cpumask_clear(cpumask);
+	rcu_read_lock();
+	table = opp_table_find(cpu_dev);
+	if (!table) {
+		ret = -ENODEV;
+		goto unlock;
+	}
+	for_each_possible_cpu(cpu) {
+		dev = get_cpu_device(cpu);
+		if (dev && opp_table_find(dev) == table)
+			cpumask_set_cpu(cpu, cpumask);
+	}
+unlock:
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(opp_get_sharing_cpus);
 
 /* ---- Notifiers ---- */
 
@@ -1992,6 +2324,26 @@ static int opp_tables_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(opp_tables);
 
+/* Which devices share each table: the table's own device first. */
+static int opp_sharers_show(struct seq_file *s, void *unused)
+{
+	struct opp_table *table;
+	unsigned int i;
+
+	mutex_lock(&opp_lock);
+	list_for_each_entry(table, &opp_table_list, list_node) {
+		if (!table->nr_sharers)
+			continue;
+		seq_puts(s, dev_name(table->dev));
+		for (i = 0; i < table->nr_sharers; i++)
+			seq_printf(s, " %s", dev_name(table->sharers[i]));
+		seq_putc(s, '\n');
+	}
+	mutex_unlock(&opp_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(opp_sharers);
+
 static int __init opp_init(void)
 {
 	struct opp_map *map = opp_map_alloc(OPP_MAP_MIN_BITS);
@@ -2003,6 +2355,8 @@ static int __init opp_init(void)
 	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
 	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
 			    &opp_tables_fops);
+	debugfs_create_file("sharers", 0444, opp_debugfs_dir, NULL,
+			    &opp_sharers_fops);
 	return 0;
 }
 module_init(opp_init);
@@ -2021,6 +2375,7 @@ static void __exit opp_exit(void)
 	mutex_lock(&opp_lock);
 	list_for_each_entry_safe(table, tmp, &opp_table_list, list_node) {
 		list_del(&table->list_node);
+		opp_table_unmap(table);
 		opp_table_free(table);
 	}
 	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)

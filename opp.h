@@ -17,6 +17,7 @@
 #include <linux/types.h>
 
 struct clk;
+struct cpumask;
 struct device;
 struct notifier_block;
 struct regulator;
@@ -88,6 +89,7 @@ int opp_remove_table(struct device *dev);
 int opp_register_notifier(struct device *dev, struct notifier_block *nb);
 int opp_unregister_notifier(struct device *dev, struct notifier_block *nb);
 int opp_of_add_table(struct device *dev);
+int opp_set_sharing_cpus(struct device *cpu_dev, const struct cpumask *cpumask);
 int opp_set_config(struct device *dev, const struct opp_config *config);
 int devm_opp_set_config(struct device *dev, const struct opp_config *config);
 void opp_clear_config(struct device *dev);
@@ -109,6 +111,7 @@ int opp_get_opp_count(struct device *dev);
 /* A table's own facts: any context, no rcu_read_lock() needed. */
 unsigned long opp_get_suspend_opp_freq(struct device *dev);
 unsigned long opp_get_max_clock_latency(struct device *dev);
+int opp_get_sharing_cpus(struct device *cpu_dev, struct cpumask *cpumask);
 
 /* Copy-out lookups: any context, no rcu_read_lock() needed. */
 int opp_lookup_exact(struct device *dev, unsigned long freq, bool available,

@@ -14,6 +14,7 @@
 #include "opp.h"
 
 struct device;
+struct device_node;
 
 /*
  * One OPP as a table holds it. Only @available changes once the OPP is
@@ -35,6 +36,8 @@ struct opp {
 struct opp_table_facts {
 	unsigned long clock_latency_ns;
 	bool shared;
+	/* The table node, which devices that share the table point at. */
+	struct device_node *np;
 };
 
 /*
@@ -65,6 +68,7 @@ void opp_config_put(struct opp_dev_config *cfg);
 int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts);
 bool opp_bad_dev(struct device *dev, const char *func);
+int opp_share_of_locked(struct device *dev, const struct device_node *np);
 bool opp_voltage_span(struct device *dev, unsigned long *lo,
 		      unsigned long *hi);
 

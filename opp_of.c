@@ -370,7 +370,10 @@ names:
  * with its ``opp-hz``, ``opp-microvolt`` (one value or ``<target min
  * max>``; ``opp-microvolt-<name>`` where opp_set_config() named one),
  * ``opp-microamp``, ``turbo-mode`` and ``opp-suspend``; the table keeps
- * the largest ``clock-latency-ns`` and whether it is ``opp-shared``.
+ * the largest ``clock-latency-ns`` and whether it is ``opp-shared``. A
+ * device whose node points at an ``opp-shared`` table that another device
+ * already read, and which has no table of its own, shares that table
+ * (see opp_set_sharing_cpus()) and reads nothing.
  * Otherwise reads the node's ``operating-points`` property, a list of
  * ``<kHz microvolts>`` pairs in any order.
  *
@@ -415,12 +418,23 @@ int opp_of_add_table(struct device *dev)
 		p.facts.clock_latency_ns = ns;
 
 	tnp = of_parse_phandle(np, "operating-points-v2", 0);
+	p.facts.np = tnp;
 	mutex_lock(&opp_lock);
+	/*
+	 * A shared table another device read already: @dev joins it, as
+	 * read then (a device with a table of its own merges into that).
+	 */
+	if (tnp && opp_of_is_v2(tnp) && of_property_read_bool(tnp, "opp-shared")) {
+		ret = opp_share_of_locked(dev, tnp);
+		if (ret != -ENOENT)
+			goto unlock;
+	}
 	p.cfg = opp_config_locked(dev);
 	ret = tnp ? opp_of_parse_v2(&p, tnp, &pts) :
 		opp_of_parse_v1(dev, np, &pts);
 	if (ret > 0)
 		ret = opp_add_points_locked(dev, pts, ret, &p.facts);
+unlock:
 	mutex_unlock(&opp_lock);
 	of_node_put(tnp);
 	kfree(pts);

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite opp_sharing: devices that share one table, from an
+ * ``opp-shared`` device-tree table (the nodes good-shared-a and -b of
+ * selftest/opp_of_v2.dtso, read by this library and by the kernel's OPP
+ * core side by side) and from opp_set_sharing_cpus() on the CPUs.
+ */
+#include <kunit/test.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/notifier.h>
+#include <linux/of.h>
+#include <linux/pm_opp.h>
+
+#include "opp_fixture.h"
+
+#define SHARING_ROOT	"/opp-of-v2"
+
+struct sharing_ctx {
+	struct device *a, *b;		/* this library's two devices */
+	struct device *ka, *kb;		/* the kernel's OPP core's two */
+	struct device_node *np_a, *np_b;
+	atomic_t released;
+};
+
+/* Counts what a table's notifier chain delivers. */
+struct sharing_listener {
+	struct notifier_block nb;
+	unsigned int events[OPP_EVENT_ADJUST_VOLTAGE + 1];
+};
+
+static int sharing_listen(struct notifier_block *nb, unsigned long event,
+			  void *data)
+{
+	struct sharing_listener *l = container_of(nb, struct sharing_listener,
+						  nb);
+
+	if (event < ARRAY_SIZE(l->events))
+		l->events[event]++;
+	return NOTIFY_OK;
+}
+
+static struct device_node *sharing_node(struct kunit *test, const char *name)
+{
+	struct device_node *root, *np;
+
+	root = of_find_node_by_path(SHARING_ROOT);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
+				  "no %s in the live tree: boot with selftest/opp_of_v2.dtso applied",
+				  SHARING_ROOT);
+	np = of_get_child_by_name(root, name);
+	of_node_put(root);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s/%s", SHARING_ROOT, name);
+	return np;
+}
+
+static int sharing_init(struct kunit *test)
+{
+	struct sharing_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	test->priv = ctx;
+	ctx->np_a = sharing_node(test, "good-shared-a");
+	ctx->np_b = sharing_node(test, "good-shared-b");
+	ctx->a = fixture_dev_new(test, "opp-sharing-a", &ctx->released);
+	ctx->b = fixture_dev_new(test, "opp-sharing-b", &ctx->released);
+	ctx->ka = fixture_dev_new(test, "opp-sharing-kernel-a", NULL);
+	ctx->kb = fixture_dev_new(test, "opp-sharing-kernel-b", NULL);
+	ctx->a->of_node = ctx->np_a;
+	ctx->ka->of_node = ctx->np_a;
+	ctx->b->of_node = ctx->np_b;
+	ctx->kb->of_node = ctx->np_b;
+	return 0;
+}
+
+static void sharing_exit(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct device *devs[] = { ctx->a, ctx->b, ctx->ka, ctx->kb };
+	unsigned int i;
+
+	opp_remove_table(ctx->a);
+	opp_remove_table(ctx->b);
+	dev_pm_opp_of_remove_table(ctx->ka);
+	dev_pm_opp_of_remove_table(ctx->kb);
+	for (i = 0; i < ARRAY_SIZE(devs); i++) {
+		devs[i]->of_node = NULL;
+		put_device(devs[i]);
+	}
+	of_node_put(ctx->np_a);
+	of_node_put(ctx->np_b);
+	/* Every reference this library's tables took went with them. */
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->released), 2);
+}
+
+static unsigned int sharing_refs(struct device *dev)
+{
+	return kref_read(&dev->kobj.kref);
+}
+
+/* Both devices read their nodes; b joins the table a read. */
+static void sharing_read_both(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->a), 0);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->b), 0);
+}
+
+/* The rate of @dev's OPP @n (counting from 0, available ones), or 0. */
+static unsigned long sharing_rate(struct device *dev, unsigned int n)
+{
+	struct opp_info info;
+	unsigned long f = 0;
+
+	do {
+		if (opp_lookup_ceil(dev, f, &info))
+			return 0;
+		f = info.rate + 1;
+	} while (n--);
+	return info.rate;
+}
+
+static void sharing_test_of_one_table(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct opp_table *ha, *hb;
+	struct dev_pm_opp *kopp;
+	struct opp_info info;
+	unsigned long f;
+	int n;
+
+	sharing_read_both(test);
+	ha = opp_table_get(ctx->a);
+	hb = opp_table_get(ctx->b);
+	KUNIT_EXPECT_PTR_EQ(test, ha, hb);
+	opp_table_put(ha);
+	opp_table_put(hb);
+
+	/* The kernel's core shares the table too: both agree on it. */
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->ka), 0);
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kb), 0);
+	n = fixture_count(ctx->a);
+	KUNIT_ASSERT_GE(test, n, 2);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_opp_count(ctx->kb), n);
+
+	/* Disabled through one device, disabled for the other, in both. */
+	f = sharing_rate(ctx->a, 1);
+	KUNIT_ASSERT_NE(test, f, 0UL);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->a, f), 0);
+	KUNIT_EXPECT_EQ(test, dev_pm_opp_disable(ctx->ka, f), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n - 1);
+	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_opp_count(ctx->kb), n - 1);
+	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, f, false, &info), 0);
+	kopp = dev_pm_opp_find_freq_exact(ctx->kb, f, false);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(kopp));
+	if (!IS_ERR(kopp))
+		dev_pm_opp_put(kopp);
+	/* One reference on b while it shares, as on a. */
+	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), 2U);
+}
+
+static void sharing_test_changes_reach_all(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
+	struct opp_info info;
+	unsigned long top;
+
+	sharing_read_both(test);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	/* One chain: registered through b, the block is already there. */
+	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->b, &l.nb), -EEXIST);
+
+	top = sharing_rate(ctx->a, fixture_count(ctx->a) - 1);
+	KUNIT_ASSERT_NE(test, top, 0UL);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->b, top + HZ_PER_MHZ, 1300000), 0);
+	KUNIT_EXPECT_EQ(test, fixture_find(ctx->a, FIXTURE_EXACT,
+					   top + HZ_PER_MHZ).volt, 1300000UL);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->b, top + HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->a, top + HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, top + HZ_PER_MHZ, false,
+					       &info), -ERANGE);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ADD], 1U);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_DISABLE], 1U);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 1U);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
+}
+
+static void sharing_test_sharer_leaves(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
+	unsigned int refs = sharing_refs(ctx->b);
+	int n;
+
+	sharing_read_both(test);
+	n = fixture_count(ctx->a);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 0U);
+	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), refs);
+	/* Read again, b joins again. */
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->b), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ADD], 0U);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
+}
+
+/*
+ * The table's own device leaves: b keeps the OPPs as they were (a
+ * disabled one stays disabled), the notifier chain and the handles.
+ */
+static void sharing_test_owner_leaves(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
+	unsigned int refs = sharing_refs(ctx->a);
+	struct opp_info info;
+	struct opp_table *h;
+	unsigned long f, off;
+	struct opp *opp;
+	int n;
+
+	sharing_read_both(test);
+	n = fixture_count(ctx->a);
+	off = sharing_rate(ctx->a, 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->a, off), 0);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	h = opp_table_get(ctx->a);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
+
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->a), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
+	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->a), refs);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n - 1);
+	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, off, false, &info), 0);
+	f = 0;
+	rcu_read_lock();
+	opp = opp_table_find_freq_ceil(h, &f);
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
+	KUNIT_EXPECT_EQ(test, f, sharing_rate(ctx->b, 0));
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 0U);
+
+	/* The chain came along: b's changes reach it. */
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->b, off), 0);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ENABLE], 1U);
+	/* The last device takes the table, with a REMOVE per OPP. */
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), 0);
+	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], (unsigned int)n);
+	f = 0;
+	rcu_read_lock();
+	opp = opp_table_find_freq_ceil(h, &f);
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(opp), -ENODEV);
+	opp_table_put(h);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), -ENODEV);
+}
+
+/* A device with a table of its own merges the shared node into it. */
+static void sharing_test_own_table_stays(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct opp_table *ha, *hb;
+
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->a), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->b, 50 * HZ_PER_MHZ, 800000), 0);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->b), 0);
+	ha = opp_table_get(ctx->a);
+	hb = opp_table_get(ctx->b);
+	KUNIT_EXPECT_PTR_NE(test, ha, hb);
+	opp_table_put(ha);
+	opp_table_put(hb);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), fixture_count(ctx->a) + 1);
+}
+
+/*
+ * The CPUs: as many as have a device (none on User-Mode Linux, whose
+ * answer is then -ENODEV).
+ */
+static void sharing_test_cpus(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	struct cpumask *mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	struct cpumask *got = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	unsigned int cpu, ncpu = 0, last;
+	struct device *cpu0;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, mask);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, got);
+	for_each_possible_cpu(cpu) {
+		if (!get_cpu_device(cpu))
+			break;
+		ncpu++;
+	}
+	cpu0 = get_cpu_device(0);
+	if (!ncpu) {
+		KUNIT_EXPECT_EQ(test, opp_add(ctx->a, 100 * HZ_PER_MHZ, 900000), 0);
+		KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(ctx->a, cpumask_of(0)),
+				-ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(ctx->a, got), 0);
+		KUNIT_EXPECT_TRUE(test, cpumask_empty(got));
+		return;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++)
+		KUNIT_ASSERT_EQ_MSG(test, fixture_count(get_cpu_device(cpu)), -ENODEV,
+				    "CPU %u has a table before the case", cpu);
+
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), -ENODEV);
+	KUNIT_ASSERT_EQ(test, opp_add(cpu0, 100 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), 0);
+	KUNIT_EXPECT_TRUE(test, cpumask_equal(got, cpumask_of(0)));
+
+	/* A CPU with a table of its own: refused, nobody joins. */
+	last = ncpu - 1;
+	if (last) {
+		KUNIT_EXPECT_EQ(test, opp_add(get_cpu_device(last),
+					      200 * HZ_PER_MHZ, 900000), 0);
+		for (cpu = 0; cpu < ncpu; cpu++)
+			cpumask_set_cpu(cpu, mask);
+		KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(cpu0, mask), -EBUSY);
+		KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), 0);
+		KUNIT_EXPECT_TRUE(test, cpumask_equal(got, cpumask_of(0)));
+		KUNIT_EXPECT_EQ(test, opp_remove_table(get_cpu_device(last)), 0);
+	}
+
+	/* All of them, cpu0 included, then asked from the last one. */
+	cpumask_clear(mask);
+	for (cpu = 0; cpu < ncpu; cpu++)
+		cpumask_set_cpu(cpu, mask);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(cpu0, mask), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(cpu0, mask), 0);
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(get_cpu_device(last), got), 0);
+	KUNIT_EXPECT_TRUE(test, cpumask_equal(got, mask));
+	KUNIT_EXPECT_EQ(test, fixture_find(get_cpu_device(last), FIXTURE_CEIL,
+					   0).rate, 100 * HZ_PER_MHZ);
+
+	/* Each CPU leaves in turn; the last takes the table. */
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		KUNIT_EXPECT_EQ(test, opp_remove_table(get_cpu_device(cpu)), 0);
+		KUNIT_EXPECT_EQ(test, fixture_count(get_cpu_device(cpu)), -ENODEV);
+		if (cpu < last) {
+			KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(get_cpu_device(last),
+								   got), 0);
+			KUNIT_EXPECT_EQ(test, cpumask_weight(got), last - cpu);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), -ENODEV);
+}
+
+static void sharing_test_bad_input(struct kunit *test)
+{
+	struct cpumask *got = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
+	struct sharing_ctx *ctx = test->priv;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, got);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(NULL, cpumask_of(0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(ERR_PTR(-EIO), cpumask_of(0)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(ctx->a, cpumask_of(0)), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(NULL, got), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(ctx->a, got), -ENODEV);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(got));
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->a, 100 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(ctx->a, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(ctx->a, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), 1);
+}
+
+static struct kunit_case sharing_cases[] = {
+	KUNIT_CASE(sharing_test_of_one_table),
+	KUNIT_CASE(sharing_test_changes_reach_all),
+	KUNIT_CASE(sharing_test_sharer_leaves),
+	KUNIT_CASE(sharing_test_owner_leaves),
+	KUNIT_CASE(sharing_test_own_table_stays),
+	KUNIT_CASE(sharing_test_cpus),
+	KUNIT_CASE(sharing_test_bad_input),
+	{}
+};
+
+static struct kunit_suite sharing_suite = {
+	.name = "opp_sharing",
+	.init = sharing_init,
+	.exit = sharing_exit,
+	.test_cases = sharing_cases,
+};
+
+kunit_test_suite(sharing_suite);
+
+MODULE_DESCRIPTION("KUnit: devices sharing one OPP table");
+MODULE_LICENSE("GPL");
