@@ -160,12 +160,16 @@ static void board_clock_exit(struct kunit *test)
 /*
  * The clock is the board's oscillator, not a stand-in: the node it comes
  * from is a vexpress-osc, and what the clock framework says it runs at is
- * what the register holds, inside the range the board declares.
+ * what the register holds, inside the range the board declares. What the
+ * rest of the suite relies on, shown with the clock API alone: the
+ * register keeps a rate to the hertz (QEMU does not round), and a rate
+ * out of range is clamped by the driver before it reaches the register.
  */
 static void board_clock_test_oscillator(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long reg = board_clock_register(test);
+	unsigned long odd = ctx->range[0] + 1234567;
 
 	KUNIT_EXPECT_TRUE(test, of_device_is_compatible(ctx->osc_np,
 							"arm,vexpress-osc"));
@@ -174,6 +178,11 @@ static void board_clock_test_oscillator(struct kunit *test)
 	KUNIT_EXPECT_LE(test, reg, (unsigned long)ctx->range[1]);
 	kunit_info(test, "%pOFn: %lu Hz, range %u..%u Hz\n", ctx->osc_np,
 		   reg, ctx->range[0], ctx->range[1]);
+
+	KUNIT_ASSERT_EQ(test, clk_set_rate(ctx->clk, odd), 0);
+	board_clock_expect_at(test, odd);
+	KUNIT_ASSERT_EQ(test, clk_set_rate(ctx->clk, ctx->range[1] + 1), 0);
+	board_clock_expect_at(test, ctx->range[1]);
 }
 
 /*
