@@ -74,9 +74,18 @@ expect() {
 	fi
 }
 
-# The main run's modules are the manifest's "test" modules, in its order.
-tests=$(awk '$1 == "test" && !seen[$2]++ { printf "%s%s", sep, $2; sep = " " }' \
-	"$TOP/selftest/manifest")
+# The main run's modules: the manifest's "test" modules of this tier, in
+# its order; one the build did not make fails the run (a stale .ko from
+# an earlier build must not stand in for it).
+tests=
+for m in $(manifest_tests); do
+	if module_built "$m"; then
+		tests+="${tests:+ }$m"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  $m: the manifest runs it on $TIER, and the build did not make it (selftest/Kbuild)"
+	fi
+done
 # The arm64 KCSAN guest runs every suite and the torture; the cpufreq
 # scenario and the load/unload cycles, which KCSAN slows most and which
 # race nothing that the 32-bit check does not already run, are left to

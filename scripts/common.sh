@@ -102,6 +102,19 @@ kernel_image() {
 # MODDIR): this tree for the ARM debug kernel (make check), a copy of the
 # sources of their own for any other kernel, so that the objects here stay
 # those of make check and switching rebuilds nothing needlessly.
+# manifest_tests: the "test" modules of selftest/manifest that $TIER runs,
+# in the manifest's order, once each.
+manifest_tests() {
+	awk -v tier="$TIER" '$1 == "test" && !seen[$2]++ &&
+		(NF < 5 || ("," $5 ",") ~ ("," tier ",")) { print $2 }' \
+		"$TOP/selftest/manifest"
+}
+
+# module_built NAME: whether this tier's module build made selftest/NAME.
+module_built() {
+	grep -qE "(^|/)selftest/$1\.k?o$" "$(module_dir)/modules.order"
+}
+
 module_dir() {
 	if [ "$TIER" = arm ] && [ "$FLAVOUR" = debug ]; then
 		echo "$TOP"
@@ -137,4 +150,33 @@ test_dtb() {
 		die "could not apply selftest/opp_of_v2.dtso to $in"
 	fi
 	rm -rf "$tmp"
+}
+
+# board_clock_dtb DTB: the vexpress-a9 oscillator that the opp_board_clock
+# suite (selftest/opp_board_clock_test.c) programs, and a node of its own,
+# /opp-board-clock, whose clocks property points at it. The oscillator is
+# /dcc/extsaxiclk, the daughterboard's external AXI slave clock (30 to
+# 50 MHz): no node's clocks names it, so nothing in the guest runs from
+# it, and QEMU only keeps the value written (a daughterboard oscillator of
+# arm_sysctl that no emulated device reads). Not clcdclk, the display's
+# pixel clock, nor tcrefclk, the peripherals' bus clock, nor the
+# motherboard's oscclk2, the UARTs' and timers' reference. The board's
+# tree gives extsaxiclk no phandle: it gets the first free one here.
+board_clock_dtb() {
+	local dtb=$1 osc=/dcc/extsaxiclk ph
+	[ "$(fdtget "$dtb" "$osc" compatible 2>/dev/null)" = arm,vexpress-osc ] ||
+		die "no arm,vexpress-osc oscillator at $osc in $dtb"
+	if ! ph=$(fdtget -t u "$dtb" "$osc" phandle 2>/dev/null); then
+		ph=$(dtc -q -I dtb -O dts "$dtb" |
+			sed -n 's/.*phandle = <\(0x[0-9a-f]*\)>;.*/\1/p' |
+			while read -r p; do echo $((p)); done | sort -n | tail -n 1)
+		ph=$((${ph:-0} + 1))
+		fdtput -t u "$dtb" "$osc" phandle "$ph" ||
+			die "could not give $osc a phandle in $dtb"
+	fi
+	if ! fdtput -c "$dtb" /opp-board-clock ||
+	   ! fdtput -t s "$dtb" /opp-board-clock compatible opp,board-clock-test ||
+	   ! fdtput -t u "$dtb" /opp-board-clock clocks "$ph"; then
+		die "could not add /opp-board-clock to $dtb"
+	fi
 }

@@ -19,18 +19,13 @@ t0=$(date +%s)
 log "building the modules for UML"
 make -s -C "$TOP" modules >/dev/null
 
-# The test modules this build made (modules.order: not a stale .ko), the
-# torture last; a manifest suite whose module UML cannot build is named.
-mapfile -t suites < <(sed -n 's|.*/\?selftest/\([a-z0-9_]*\)\.k\?o$|\1|p' \
-	"$(module_dir)/modules.order" | grep -vx 'opp_canary\|opp_torture' | sort)
-grep -q 'selftest/opp_torture\.k\?o$' "$(module_dir)/modules.order" &&
-	suites+=(opp_torture)
-while read -r m; do
-	case " ${suites[*]} " in
-	*" $m "*) ;;
-	*) log "note: $m is not built for UML (see selftest/Kbuild): its suites are left to make check" ;;
-	esac
-done < <(awk '$1 == "test" { print $2 }' "$TOP/selftest/manifest" | sort -u)
+# The manifest's test modules of the UML tier, in its order; each must
+# have been built by this build (modules.order: not a stale .ko).
+mapfile -t suites < <(manifest_tests)
+for m in "${suites[@]}"; do
+	module_built "$m" ||
+		die "$m: the manifest runs it on UML, and the build did not make it (selftest/Kbuild)"
+done
 [ -n "${QUICK_TESTS:-}" ] && read -ra suites <<<"$QUICK_TESTS"
 
 out=$OPP_RUNS/quick

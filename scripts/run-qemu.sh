@@ -27,10 +27,11 @@
 # an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
 # sample reads through the library and that the cpufreq scenario reads
 # back from /sys/firmware/devicetree, and which carries the opp_of_v2 and
-# opp_set_rate suites' tables (test_dtb). OPP_DTB=FILE boots on FILE
-# instead. The vexpress tree comes from the kernel build; QEMU makes the
-# virt board's itself, and dumps it (-machine dumpdtb) for the same
-# machine options as the boot.
+# opp_set_rate suites' tables (test_dtb) and, on vexpress, the node that
+# points the opp_board_clock suite at a board oscillator (board_clock_dtb).
+# OPP_DTB=FILE boots on FILE instead. The vexpress tree comes from the
+# kernel build; QEMU makes the virt board's itself, and dumps it (-machine
+# dumpdtb) for the same machine options as the boot.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a line of its own
@@ -142,6 +143,10 @@ else
 	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
 	test_dtb "$dtb" "$out/board-opp.dtb"
 	dtb=$out/board-opp.dtb
+	# The opp_board_clock suite's oscillator: a vexpress one.
+	if [ "$TIER" = arm ]; then
+		board_clock_dtb "$dtb"
+	fi
 	ncpu=0
 	for node in $(fdtget -l "$dtb" /cpus); do
 		case "$node" in cpu@*) ;; *) continue ;; esac

@@ -207,7 +207,8 @@ BEGIN {
 part == "manifest" {
 	if ($0 ~ /^[ \t]*(#|$)/) next
 	n = split($0, w, /[ \t]+/)
-	if ((w[1] == "test" || w[1] == "canary") && n == 4) {
+	if ((w[1] == "test" && (n == 4 || (n == 5 && w[5] ~ /^(arm|arm64|uml)(,(arm|arm64|uml))*$/))) ||
+	    (w[1] == "canary" && n == 4)) {
 		msuites[w[2]] = msuites[w[2]] " " w[3]
 		smod[w[3]] = w[2]; expect[w[3]] = w[4] + 0
 		known[w[2]] = 1
