@@ -5,8 +5,12 @@
  *
  * The CPUs of the board share one clock and one voltage rail, so one
  * policy covers them all. The OPPs come from the `operating-points`
- * property of the CPU0 device tree node, through opp_of_add_table(); the
- * cpufreq frequency table is opp_init_cpufreq_table()'s.
+ * property of the CPU0 device tree node, through opp_of_add_table(); that
+ * binding cannot say which CPUs share a clock, so, as the kernel's
+ * cpufreq-dt assumes for it, every CPU shares CPU0's table
+ * (opp_set_sharing_cpus()), and the policy spans the CPUs that share it
+ * (opp_get_sharing_cpus()). The cpufreq frequency table is
+ * opp_init_cpufreq_table()'s.
  *
  * When an OPP is disabled (say a thermal governor forbids the top one)
  * the policy follows: the entry is marked CPUFREQ_ENTRY_INVALID so that
@@ -234,8 +238,12 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 	unsigned int top;
 	int ret;
 
-	/* One clock for all CPUs: one policy spans them. */
-	cpufreq_generic_init(policy, freq_table, OPP_CPUFREQ_LATENCY_NS);
+	/* One policy for the CPUs that share a table: one clock. */
+	ret = opp_get_sharing_cpus(get_cpu_device(policy->cpu), policy->cpus);
+	if (ret)
+		return ret;
+	policy->freq_table = freq_table;
+	policy->cpuinfo.transition_latency = OPP_CPUFREQ_LATENCY_NS;
 	top = opp_cpufreq_sync_table();
 	WRITE_ONCE(avail_max_khz, top);
 
@@ -381,6 +389,20 @@ static int state_show(struct seq_file *s, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(state);
 
+/* Every CPU leaves the shared table; the last one removes it. */
+static void opp_cpufreq_remove_tables(void)
+{
+	unsigned int cpu;
+
+	struct device *dev;
+
+	for_each_possible_cpu(cpu) {
+		dev = get_cpu_device(cpu);
+		if (dev)
+			opp_remove_table(dev);
+	}
+}
+
 static int __init opp_cpufreq_module_init(void)
 {
 	struct opp_info info;
@@ -397,6 +419,10 @@ static int __init opp_cpufreq_module_init(void)
 			ret);
 		return ret;
 	}
+
+	ret = opp_set_sharing_cpus(cpu_dev, cpu_possible_mask);
+	if (ret)
+		goto err_table;
 
 	ret = opp_register_notifier(cpu_dev, &opp_nb);
 	if (ret)
@@ -453,7 +479,7 @@ err_notifier:
 	opp_unregister_notifier(cpu_dev, &opp_nb);
 	cancel_work_sync(&sync_work);
 err_table:
-	opp_remove_table(cpu_dev);
+	opp_cpufreq_remove_tables();
 	return ret;
 }
 module_init(opp_cpufreq_module_init);
@@ -467,7 +493,7 @@ static void __exit opp_cpufreq_module_exit(void)
 	cpufreq_unregister_driver(&opp_cpufreq_driver);
 	kfree(table_khz);
 	opp_free_cpufreq_table(cpu_dev, &freq_table);
-	opp_remove_table(cpu_dev);
+	opp_cpufreq_remove_tables();
 }
 module_exit(opp_cpufreq_module_exit);
 
