@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
+#include <linux/sched.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/pm_opp.h>
@@ -372,6 +373,109 @@ static void sharing_test_bad_input(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), 1);
 }
 
+/*
+ * The allocations of the sharing paths failing in turn, through the
+ * task's fail-nth (see selftest/opp_robust.c): each call either fails
+ * with -ENOMEM and changes nothing either device sees, or, when the
+ * allocation that failed was a debug facility's own that it recovers
+ * from, does all it does without a failure.
+ */
+struct sharing_fault {
+	int ret;
+	bool hit;
+};
+
+static int sharing_add_extra(struct sharing_ctx *ctx)
+{
+	return opp_add(ctx->b, 7 * HZ_PER_MHZ, 700000);
+}
+
+static int sharing_owner_leaves(struct sharing_ctx *ctx)
+{
+	return opp_remove_table(ctx->a);
+}
+
+static int sharing_owner_joins(struct sharing_ctx *ctx)
+{
+	return opp_of_add_table(ctx->a);
+}
+
+static struct sharing_fault sharing_failing(struct sharing_ctx *ctx,
+					    int (*call)(struct sharing_ctx *),
+					    unsigned int nth)
+{
+	struct sharing_fault f;
+
+	WRITE_ONCE(current->fail_nth, nth);
+	f.ret = call(ctx);
+	f.hit = !READ_ONCE(current->fail_nth);
+	WRITE_ONCE(current->fail_nth, 0);
+	return f;
+}
+
+static void sharing_test_out_of_memory(struct kunit *test)
+{
+	struct sharing_ctx *ctx = test->priv;
+	unsigned int nth, enomem = 0;
+	struct sharing_fault f;
+	int n;
+
+	sharing_read_both(test);
+	n = fixture_count(ctx->a);
+
+	/* An OPP added through the sharer: a new array and its copies. */
+	for (nth = 1, f.hit = true; f.hit; nth++) {
+		f = sharing_failing(ctx, sharing_add_extra, nth);
+		if (f.ret == -ENOMEM) {
+			enomem++;
+			KUNIT_EXPECT_TRUE(test, f.hit);
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, f.ret, 0);
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n + 1);
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n + 1);
+		KUNIT_EXPECT_EQ(test, opp_remove(ctx->a, 7 * HZ_PER_MHZ), 0);
+	}
+	KUNIT_EXPECT_GE_MSG(test, enomem, 2U, "fail-nth never failed opp_add()");
+
+	/* The table's own device leaving: b's promotion. */
+	for (nth = 1, f.hit = true, enomem = 0; f.hit; nth++) {
+		f = sharing_failing(ctx, sharing_owner_leaves, nth);
+		if (f.ret == -ENOMEM) {
+			enomem++;
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, f.ret, 0);
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+		if (f.hit)
+			KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->a), 0);
+	}
+	KUNIT_EXPECT_GE_MSG(test, enomem, 1U,
+			    "fail-nth never failed opp_remove_table()");
+
+	/* Joining the table again: a slot, a copy, a larger sharer list. */
+	for (nth = 1, f.hit = true, enomem = 0; f.hit; nth++) {
+		f = sharing_failing(ctx, sharing_owner_joins, nth);
+		if (f.ret == -ENOMEM) {
+			enomem++;
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
+			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, f.ret, 0);
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+		if (f.hit)
+			KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->a), 0);
+	}
+	KUNIT_EXPECT_GE_MSG(test, enomem, 1U,
+			    "fail-nth never failed opp_of_add_table()");
+}
+
 static struct kunit_case sharing_cases[] = {
 	KUNIT_CASE(sharing_test_of_one_table),
 	KUNIT_CASE(sharing_test_changes_reach_all),
@@ -380,6 +484,7 @@ static struct kunit_case sharing_cases[] = {
 	KUNIT_CASE(sharing_test_own_table_stays),
 	KUNIT_CASE(sharing_test_cpus),
 	KUNIT_CASE(sharing_test_bad_input),
+	KUNIT_CASE(sharing_test_out_of_memory),
 	{}
 };
 
