@@ -184,8 +184,10 @@ fails_for "a lockdep report (AB-BA mutex order) fails the verdict" \
 	'^FAIL  splat lockdep-circular'
 fails_for "might_sleep() in an updater under rcu_read_lock() fails the verdict" \
 	'^FAIL  splat sleep-in-atomic'
+# The canary's objects: their size (OPP_CANARY_LEAK_SIZE) and contents.
 fails_for "a kmemleak leak fails the verdict" \
-	'^FAIL  kmemleak found no leak' '(5a ){16}'
+	'^FAIL  kmemleak found no leak' \
+	'unreferenced object 0x[0-9a-f]+ \(size 8193\)' '(5a ){16}'
 fails_for "a reader stuck in rcu_read_lock() (an RCU stall) fails the verdict" \
 	'^FAIL  splat rcu-stall'
 fails_for "a task hung in uninterruptible sleep fails the verdict" \
