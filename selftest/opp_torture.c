@@ -33,7 +33,11 @@
  *
  * Device 0 is "stable": three of its OPPs are pinned (never disabled or
  * removed) and its table is never removed. The other devices churn, whole
- * tables included.
+ * tables included. Where the kernel has CPU devices, one CPU without a
+ * table shares device 0's (opp_set_sharing_cpus()): half of the lookups
+ * and updates of device 0 go through that CPU's device instead, judged
+ * against the same shadow, so readers by a sharer race every republish
+ * of the table.
  *
  * The torture runs in the suite's init for @duration seconds (KUnit gives a
  * single case at most 300 s; a suite init has no such limit), and the cases
@@ -50,6 +54,7 @@
 
 #include <kunit/test.h>
 #include <linux/bitops.h>
+#include <linux/cpu.h>
 #include <linux/cpufreq.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -261,6 +266,9 @@ struct torture_table {
 
 static struct {
 	struct device *devs[TORTURE_NDEVS];
+	/* A CPU's device that shares device 0's table, or NULL. */
+	struct device *sharer;
+	atomic_long_t sharer_reads;
 	struct torture_table tables[TORTURE_NDEVS];
 	atomic_t released;
 	struct torture_reader *readers;
@@ -473,11 +481,16 @@ static unsigned long torture_query_how(struct rnd_state *rnd, unsigned int d,
 }
 
 /* A search under rcu_read_lock(); @stretch widens the window. */
+/* The device to ask for table @d's OPPs: @share picks device 0's sharer. */
+static struct device *torture_dev(unsigned int d, bool share)
+{
+	return d == TORTURE_STABLE && share && tt.sharer ? tt.sharer : tt.devs[d];
+}
+
 static bool torture_search(struct rnd_state *rnd, unsigned int d,
-			   enum fixture_how how, bool stretch)
+			   struct device *dev, enum fixture_how how, bool stretch)
 {
 	struct torture_found fd = { .q = torture_query_how(rnd, d, how) };
-	struct device *dev = tt.devs[d];
 	struct torture_seen seen;
 	unsigned long f = fd.q, s;
 	struct opp *opp;
@@ -513,12 +526,11 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 
 /* A copy-out lookup: the values, and the availability matched. */
 static bool torture_lookup(struct rnd_state *rnd, unsigned int d,
-			   enum fixture_how how)
+			   struct device *dev, enum fixture_how how)
 {
 	struct torture_found fd = { .q = torture_query_how(rnd, d, how) };
 	struct opp_info info = { .rate = 1, .u_volt = 2 };
 	bool off = how == FIXTURE_EXACT_OFF;
-	struct device *dev = tt.devs[d];
 	struct torture_seen seen;
 	unsigned long s;
 
@@ -542,7 +554,7 @@ static bool torture_lookup(struct rnd_state *rnd, unsigned int d,
 }
 
 /* The count of available OPPs: between the sure and the possible ones. */
-static bool torture_count(unsigned int d)
+static bool torture_count(unsigned int d, struct device *dev)
 {
 	struct torture_seen seen;
 	unsigned long s;
@@ -550,7 +562,7 @@ static bool torture_count(unsigned int d)
 
 	s = torture_read_begin(d);
 	rcu_read_lock();
-	count = opp_get_opp_count(tt.devs[d]);
+	count = opp_get_opp_count(dev);
 	rcu_read_unlock();
 	if (!torture_read_end(d, s, &seen))
 		return false;
@@ -567,7 +579,7 @@ static bool torture_count(unsigned int d)
 }
 
 /* The documented walk: strictly increasing, each step a state's. */
-static bool torture_walk(unsigned int d)
+static bool torture_walk(unsigned int d, struct device *dev)
 {
 	struct torture_found steps[TORTURE_NPOINTS + 1] = {};
 	struct torture_seen seen;
@@ -579,7 +591,7 @@ static bool torture_walk(unsigned int d)
 	rcu_read_lock();
 	for (;;) {
 		steps[n].q = f;
-		opp = opp_find_freq_ceil(tt.devs[d], &f);
+		opp = opp_find_freq_ceil(dev, &f);
 		steps[n].err = PTR_ERR_OR_ZERO(opp);
 		if (IS_ERR(opp)) {
 			n++;
@@ -615,17 +627,26 @@ static bool torture_read_one(struct rnd_state *rnd, bool in_irq, bool stretch)
 	u32 r = prandom_u32_state(rnd);
 	unsigned int d = r % TORTURE_NDEVS;
 	unsigned int kind = (r >> 4) % (in_irq ? 9 : 10);
+	struct device *dev = torture_dev(d, r & BIT(31));
+	bool judged;
 
 	switch (kind) {
 	case 0 ... 3:
-		return torture_search(rnd, d, kind, stretch);
+		judged = torture_search(rnd, d, dev, kind, stretch);
+		break;
 	case 4 ... 7:
-		return torture_lookup(rnd, d, kind - 4);
+		judged = torture_lookup(rnd, d, dev, kind - 4);
+		break;
 	case 8:
-		return torture_count(d);
+		judged = torture_count(d, dev);
+		break;
 	default:
-		return torture_walk(d);
+		judged = torture_walk(d, dev);
+		break;
 	}
+	if (judged && dev == tt.sharer)
+		atomic_long_inc(&tt.sharer_reads);
+	return judged;
 }
 
 static enum hrtimer_restart torture_timer_fn(struct hrtimer *timer)
@@ -926,7 +947,8 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 static int torture_call(unsigned int d, enum torture_op op, unsigned int k)
 {
 	unsigned long rate = torture_rate(d, k);
-	struct device *dev = tt.devs[d];
+	/* Device 0's table is never removed: its sharer never leaves. */
+	struct device *dev = torture_dev(d, op != OP_REMOVE_TABLE && (k & 1));
 
 	switch (op) {
 	case OP_ADD:
@@ -1154,9 +1176,37 @@ static int torture_make_devs(void)
 	return 0;
 }
 
-/* After the run, with nothing running: every table is its shadow. */
+/*
+ * Device 0's table gets a sharer: the last CPU whose device has no table.
+ * None on a kernel without CPU devices (User-Mode Linux).
+ */
+static int torture_share_stable(void)
+{
+	struct device *dev;
+	int cpu, ret;
+
+	for (cpu = nr_cpu_ids - 1; cpu >= 0; cpu--) {
+		dev = get_cpu_device(cpu);
+		if (!dev || !cpu_possible(cpu))
+			continue;
+		ret = opp_set_sharing_cpus(tt.devs[TORTURE_STABLE],
+					   cpumask_of(cpu));
+		if (ret == -EBUSY)
+			continue;
+		if (!ret)
+			tt.sharer = dev;
+		return ret;
+	}
+	return 0;
+}
+
+/*
+ * After the run, with nothing running: every table is its shadow, and
+ * device 0's sharer still finds its table.
+ */
 static bool torture_final_check(void)
 {
+	struct opp_table *mine, *shared;
 	unsigned int d;
 	bool ok = true;
 
@@ -1164,6 +1214,13 @@ static bool torture_final_check(void)
 		torture_lock(&tt.tables[d]);
 		ok &= torture_table_matches(d);
 		torture_unlock(&tt.tables[d]);
+	}
+	if (tt.sharer) {
+		mine = opp_table_get(tt.devs[TORTURE_STABLE]);
+		shared = opp_table_get(tt.sharer);
+		ok &= !IS_ERR(mine) && mine == shared;
+		opp_table_put(mine);
+		opp_table_put(shared);
 	}
 	return ok;
 }
@@ -1269,6 +1326,9 @@ static int torture_suite_init(struct kunit_suite *suite)
 		torture_fill(d, &changes);
 		torture_unlock(&tt.tables[d]);
 	}
+	ret = torture_share_stable();
+	if (ret)
+		goto out;
 
 	pr_info("%u s, %u readers, %u updaters, seed %lu, timer every %u us\n",
 		duration, tt.nreaders, tt.nupdaters, seed, irq_period_us);
@@ -1289,6 +1349,8 @@ static void torture_suite_exit(struct kunit_suite *suite)
 {
 	unsigned int d;
 
+	if (tt.sharer)
+		opp_remove_table(tt.sharer);
 	for (d = 0; d < TORTURE_NDEVS; d++) {
 		if (!tt.devs[d])
 			continue;
@@ -1336,6 +1398,14 @@ static void torture_readers(struct kunit *test)
 	}
 	kunit_info(test, "torture: readers total ops %llu ops/s %llu unjudged %llu",
 		   total, torture_per_s(total), unknown);
+	if (tt.sharer) {
+		kunit_info(test, "torture: sharer %s of device 0: %ld lookups judged",
+			   dev_name(tt.sharer), atomic_long_read(&tt.sharer_reads));
+		KUNIT_EXPECT_GE(test, atomic_long_read(&tt.sharer_reads),
+				(long)TORTURE_MIN_READS);
+	} else {
+		kunit_info(test, "torture: no CPU device: device 0 has no sharer");
+	}
 }
 
 /*
