@@ -123,8 +123,6 @@ struct opp_table {
 	struct blocking_notifier_head *notifiers;
 	/* The largest clock-latency-ns of its device-tree OPPs (READ_ONCE). */
 	unsigned long clock_latency_ns;
-	/* Its device-tree table says opp-shared. */
-	bool shared;
 	/* The device-tree table node it was read from, if shared (counted). */
 	struct device_node *np;
 	/*
@@ -549,25 +547,31 @@ static int opp_table_publish(struct opp_table *table, struct opp_array *arr)
 	return 0;
 }
 
+/* Take the sharer @k of @table out of it: its searches find nothing. */
+static void opp_table_unshare(struct opp_table *table, unsigned int k)
+{
+	struct device *dev = table->sharers[k];
+	struct opp_array *alias = opp_sharer_array(dev);
+
+	opp_map_remove(alias);
+	kfree_rcu(alias, rcu);
+	table->nr_sharers--;
+	memmove(&table->sharers[k], &table->sharers[k + 1],
+		(table->nr_sharers - k) * sizeof(*table->sharers));
+	put_device(dev);
+}
+
 /*
  * Take @table and every sharer out of the map; the sharers' arrays and
  * references go now, the table's with opp_table_free().
  */
 static void opp_table_unmap(struct opp_table *table)
 {
-	struct opp_array *alias;
-	unsigned int i;
-
 	opp_map_remove(opp_array_locked(table));
-	for (i = 0; i < table->nr_sharers; i++) {
-		alias = opp_sharer_array(table->sharers[i]);
-		opp_map_remove(alias);
-		kfree_rcu(alias, rcu);
-		put_device(table->sharers[i]);
-	}
+	while (table->nr_sharers)
+		opp_table_unshare(table, table->nr_sharers - 1);
 	kfree(table->sharers);
 	table->sharers = NULL;
-	table->nr_sharers = 0;
 }
 
 /* An array for @count OPPs (at least one); fill ->opp, then seal it. */
@@ -727,20 +731,6 @@ static int opp_table_share(struct opp_table *table, struct device *dev)
 	return 0;
 }
 
-/* Take the sharer @k of @table out of it: its searches find nothing. */
-static void opp_table_unshare(struct opp_table *table, unsigned int k)
-{
-	struct device *dev = table->sharers[k];
-	struct opp_array *alias = opp_sharer_array(dev);
-
-	opp_map_remove(alias);
-	kfree_rcu(alias, rcu);
-	table->nr_sharers--;
-	memmove(&table->sharers[k], &table->sharers[k + 1],
-		(table->nr_sharers - k) * sizeof(*table->sharers));
-	put_device(dev);
-}
-
 /*
  * Take @dev out of @table, the table it finds. The last device takes the
  * table with it. When the table's own device goes, its first sharer takes
@@ -892,7 +882,6 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		kref_init(&fresh->ref);
 		if (facts) {
 			fresh->clock_latency_ns = facts->clock_latency_ns;
-			fresh->shared = facts->shared;
 			if (facts->shared)
 				fresh->np = of_node_get(facts->np);
 		}
@@ -916,8 +905,6 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 	}
 	if (facts && facts->clock_latency_ns > table->clock_latency_ns)
 		WRITE_ONCE(table->clock_latency_ns, facts->clock_latency_ns);
-	if (facts && facts->shared)
-		table->shared = true;
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
 		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
