@@ -17,39 +17,102 @@
 # stderr. Exits 0 once every step has run (failed steps are reported, not
 # fatal); any other exit means the scenario stopped half-way.
 
-POL=/sys/devices/system/cpu/cpufreq/policy0
+CPUFREQ=/sys/devices/system/cpu/cpufreq
 DBG=/sys/kernel/debug
-TRIG=$DBG/opp_cpufreq/thermal_cap_khz
-STATE=$DBG/opp_cpufreq/state
 LIB=$DBG/opp_library/tables
-DT_OPPS=/sys/firmware/devicetree/base/cpus/cpu@0/operating-points
+DT=/sys/firmware/devicetree/base
+PROV=$DBG/opp_cluster_providers
 TMP=/tmp/cpufreq-scenario
 
-# The device tree's <kHz uV> pairs, one a line, lowest first. The property
-# is a list of big-endian 32-bit cells: hexdump prints each cell's bytes in
-# order, which reads as the cell in hex.
-dt_pairs() {
-	hexdump -v -e '4/1 "%02x" " " 4/1 "%02x" "\n"' "$DT_OPPS" |
-		while read -r k u; do
-			echo "$((0x$k)) $((0x$u))"
-		done | sort -n
+# hex FILE: the bytes of FILE in hex, one string.
+hex() { hexdump -v -e '1/1 "%02x"' "$1"; }
+
+# table_dir CPU: the device tree node of CPU's operating-points-v2 table
+# (a node at the root: the one whose phandle the CPU's property holds).
+table_dir() {
+	ph=$(hex "$DT/cpus/cpu@$1/operating-points-v2" 2>/dev/null)
+	[ -n "$ph" ] || return 0
+	for d in "$DT"/*/; do
+		[ -r "$d/phandle" ] && [ "$(hex "$d/phandle")" = "$ph" ] &&
+			{ echo "${d%/}"; return 0; }
+	done
 }
 
-# PAIRS "kHz uV kHz uV ...", ALL the frequencies, N how many; then a few
-# by rank: MIN and TOP, LOW2 just above the bottom, BTOP just below the
-# top, MID in the middle.
-set_table() {
-	PAIRS=$(dt_pairs | tr '\n' ' ')
-	PAIRS=${PAIRS% }
-	ALL=
-	N=0
-	# shellcheck disable=SC2086 # splitting is the point
-	set -- $PAIRS
-	while [ $# -ge 2 ]; do
-		ALL="$ALL${ALL:+ }$1"
-		N=$((N + 1))
-		shift 2
+# dt_opps: the OPPs of $TDIR, one a line, lowest first: "kHz uV uVmin
+# uVmax turbo suspend" (the last two 0 or 1); a disabled one is left out.
+# opp-hz is two big-endian cells (its high one must be 0 here: the
+# guest's shell computes in 32 bits), opp-microvolt one or three.
+dt_opps() {
+	for o in "$TDIR"/opp*/; do
+		[ -r "$o/opp-hz" ] || continue
+		if [ -r "$o/status" ] &&
+		   [ "$(tr -d '\0' <"$o/status")" = disabled ]; then
+			continue
+		fi
+		hz=$(hex "$o/opp-hz")
+		case "$hz" in 00000000????????) ;; *) echo "bad-opp-hz $hz"; continue ;; esac
+		uv=$(hexdump -v -e '4/1 "%02x" " "' "$o/opp-microvolt")
+		# shellcheck disable=SC2086 # one word a cell
+		set -- $uv
+		v=$((0x$1)); lo=$v; hi=$v
+		[ $# -ge 3 ] && { lo=$((0x$2)); hi=$((0x$3)); }
+		t=0; [ -e "$o/turbo-mode" ] && t=1
+		p=0; [ -e "$o/opp-suspend" ] && p=1
+		echo "$((0x${hz#00000000} / 1000)) $v $lo $hi $t $p"
+	done | sort -n
+}
+
+# use_cluster CPU: the cluster of CPU, whose first CPU it is: its policy,
+# its trigger and state, its table (set_table), its clock and its rail.
+use_cluster() {
+	C=$1
+	POL=$CPUFREQ/policy$C
+	TRIG=$DBG/opp_cpufreq/policy$C/thermal_cap_khz
+	STATE=$DBG/opp_cpufreq/policy$C/state
+	TDIR=$(table_dir "$C")
+	set_table
+	CLK=$(state_of clock)
+	REG=
+	for r in /sys/class/regulator/regulator.*; do
+		[ "$(cat "$r/name" 2>/dev/null)" = "opp-vdd-cluster$((C / 2))" ] && REG=$r
 	done
+}
+
+# PAIRS "kHz uV kHz uV ..." and ALL the frequencies, N how many, of the
+# OPPs cpufreq offers without boost; TURBO those it offers with it only,
+# SUSP the opp-suspend one, LAT the transition latency the table and the
+# test providers' ramp (10 mV/us) make, in ns; then a few by rank: MIN and
+# TOP, LOW2 just above the bottom, BTOP just below the top, MID in the
+# middle.
+set_table() {
+	dt_opps >"$TMP/opps.$C"
+	PAIRS=
+	ALL=
+	TURBO=
+	SUSP=
+	N=0
+	vlo=
+	vhi=0
+	while read -r k u lo hi t p; do
+		[ "$p" = 1 ] && SUSP=$k
+		[ -z "$vlo" ] || [ "$lo" -lt "$vlo" ] && vlo=$lo
+		[ "$hi" -gt "$vhi" ] && vhi=$hi
+		if [ "$t" = 1 ]; then
+			TURBO="$TURBO${TURBO:+ }$k"
+			continue
+		fi
+		PAIRS="$PAIRS${PAIRS:+ }$k $u"
+		ALL="$ALL${ALL:+ }$k"
+		N=$((N + 1))
+	done <"$TMP/opps.$C"
+	lat=0
+	for o in "$TDIR"/opp*/clock-latency-ns; do
+		[ -r "$o" ] || continue
+		l=$((0x$(hex "$o")))
+		[ "$l" -gt "$lat" ] && lat=$l
+	done
+	ramp_us=$(((vhi - ${vlo:-0} + 9999) / 10000))
+	LAT=$((lat + ramp_us * 1000))
 	MIN=$(nth 1)
 	LOW2=$(nth 2)
 	MID=$(nth $(((N + 1) / 2)))
@@ -69,13 +132,9 @@ nth() {
 
 # uv_of KHZ: the voltage the device tree gives that frequency.
 uv_of() {
-	k=$1
-	# shellcheck disable=SC2086 # splitting is the point
-	set -- $PAIRS
-	while [ $# -ge 2 ]; do
-		[ "$1" = "$k" ] && { echo "$2"; return; }
-		shift 2
-	done
+	while read -r k u _; do
+		[ "$k" = "$1" ] && { echo "$u"; return; }
+	done <"$TMP/opps.$C"
 }
 
 # upto KHZ: the table's frequencies at or below KHZ.
@@ -187,34 +246,43 @@ lib_view() {
 	fi
 }
 
-demo() {
-	step "the policy: one clock for the 4 CPUs, OPPs from the device tree"
-	show scaling_driver affected_cpus cpuinfo_min_freq cpuinfo_max_freq \
-		scaling_available_frequencies scaling_available_governors \
-		scaling_governor scaling_min_freq scaling_max_freq \
-		scaling_cur_freq
-	echo "  CPU0 device tree node, operating-points (kHz uV):"
-	dt_pairs | while read -r k u; do
-		printf '    %s kHz %s uV\n' "$k" "$u"
-	done
-	lib_view
+# hw: the clock and the rail of the cluster, as the frameworks read them.
+hw() {
+	printf '%s kHz (clk %s), %s uV (%s)' \
+		"$(($(cat "$DBG/clk/$CLK/clk_rate") / 1000))" "$CLK" \
+		"$(cat "$REG/microvolts")" "$(cat "$REG/name")"
+}
 
-	step "governors: powersave, then userspace setting speeds, then performance"
-	echo powersave >"$POL/scaling_governor"
-	show scaling_governor scaling_cur_freq
-	echo userspace >"$POL/scaling_governor"
+demo() {
+	step "two clusters, two policies: OPPs from the device tree (operating-points-v2)"
+	for c in 0 2; do
+		use_cluster "$c"
+		echo "  -- policy$c: ${TDIR#"$DT"/}, shared by CPUs $(rd affected_cpus)"
+		show scaling_driver related_cpus cpuinfo_min_freq cpuinfo_max_freq \
+			cpuinfo_transition_latency scaling_available_frequencies \
+			scaling_boost_frequencies scaling_governor scaling_cur_freq
+		echo "  the table (kHz uV min max turbo suspend):"
+		sed 's/^/    /' "$TMP/opps.$c"
+		echo "  read back: $(hw)"
+	done
+	echo "  $DBG/opp_library/sharers:"
+	sed 's/^/    /' "$DBG/opp_library/sharers"
+
+	use_cluster 0
+	step "policy0 (the board's oscillator): powersave, userspace, performance"
+	for g in powersave userspace; do
+		echo "$g" >"$POL/scaling_governor"
+		[ "$g" = powersave ] && echo "  powersave: scaling_cur_freq $(rd scaling_cur_freq), read back $(hw)"
+	done
 	for f in $LOW2 $BTOP $MID; do
 		echo "$f" >"$POL/scaling_setspeed"
-		printf '  setspeed %-8s -> scaling_cur_freq %s, recorded %s kHz at %s uV\n' \
-			"$f" "$(rd scaling_cur_freq)" "$(state_of recorded_khz)" \
-			"$(state_of recorded_uv)"
+		printf '  setspeed %-8s -> scaling_cur_freq %s, read back %s\n' \
+			"$f" "$(rd scaling_cur_freq)" "$(hw)"
 	done
 	echo performance >"$POL/scaling_governor"
-	show scaling_governor scaling_cur_freq
-	echo "  $STATE:"
-	sed 's/^/    /' "$STATE"
+	echo "  performance: scaling_cur_freq $(rd scaling_cur_freq), read back $(hw)"
 
-	step "ondemand: 3 s idle, 3 s with every CPU busy, 3 s idle (cpufreq stats)"
+	step "policy0, ondemand: 3 s idle, 3 s with every CPU busy, 3 s idle (cpufreq stats)"
 	echo ondemand >"$POL/scaling_governor"
 	for phase in idle busy idle; do
 		[ "$phase" = busy ] && spin_start "$(grep -c '^processor' /proc/cpuinfo)"
@@ -225,29 +293,46 @@ demo() {
 	done
 	echo performance >"$POL/scaling_governor"
 
-	step "thermal event: cap at $BTOP kHz (echo $BTOP > $TRIG)"
-	echo "$BTOP" >"$TRIG"
-	show scaling_available_frequencies scaling_max_freq scaling_cur_freq \
-		cpuinfo_max_freq
-	lib_view
-
-	step "it gets hotter: cap at $LOW2 kHz"
+	use_cluster 2
+	step "policy2 (a test clock): thermal event, cap at $LOW2 kHz (echo $LOW2 > $TRIG)"
 	echo "$LOW2" >"$TRIG"
 	show scaling_available_frequencies scaling_max_freq scaling_cur_freq
-
+	echo "  read back: $(hw); policy0 still at $(get "$CPUFREQ/policy0/scaling_cur_freq") kHz"
+	lib_view
 	step "bad input is refused and changes nothing"
 	for bad in $((LOW2 + 1)) -1 abc "${BTOP}x" ""; do
 		if echo "$bad" >"$TRIG" 2>/dev/null; then r=accepted; else r=refused; fi
 		printf '  echo %-10s > thermal_cap_khz: %s\n' "'$bad'" "$r"
 	done
-	show scaling_available_frequencies scaling_max_freq
+	show scaling_max_freq
+	top=$TOP
+	[ -z "$TURBO" ] || top=${TURBO##* }
+	step "cooled down: lift the cap (echo $top > $TRIG)"
+	echo "$top" >"$TRIG"
+	show scaling_max_freq scaling_cur_freq
+	echo "  read back: $(hw)"
 
-	step "cooled down: lift the cap (echo $TOP > $TRIG)"
-	echo "$TOP" >"$TRIG"
-	show scaling_available_frequencies scaling_max_freq scaling_cur_freq
-	lib_view
+	step "boost on (echo 1 > $CPUFREQ/boost), then off"
+	echo 1 >"$CPUFREQ/boost"
+	show cpuinfo_max_freq scaling_cur_freq
+	echo "  read back: $(hw)"
+	echo 0 >"$CPUFREQ/boost"
+	show cpuinfo_max_freq scaling_cur_freq
+	echo "  read back: $(hw)"
 
-	step "time in each state, in 10 ms units (cpufreq stats)"
+	if [ -w /sys/power/pm_test ]; then
+		step "suspend to idle (pm_test: devices): each policy at its opp-suspend OPP"
+		echo devices >/sys/power/pm_test
+		echo freeze >/sys/power/state
+		echo none >/sys/power/pm_test
+		for c in 0 2; do
+			use_cluster "$c"
+			echo "  policy$c: suspended at $(state_of suspended_at_khz) kHz, $(state_of suspended_at_uv) uV (opp-suspend $SUSP kHz); now $(hw)"
+		done
+	fi
+
+	step "time in each state of policy0, in 10 ms units (cpufreq stats)"
+	use_cluster 0
 	sed 's/^/  /' "$POL/stats/time_in_state"
 	show stats/total_trans
 }
@@ -283,23 +368,33 @@ set_gov() {
 		why="${why}governor $1 refused; "
 }
 
-# want_lib KHZ: the library's debugfs view of CPU0 must list every OPP of
-# the device tree, in order, with its voltage, available if and only if it
-# is at or below KHZ.
+# want_lib KHZ: the library's debugfs view of the cluster's first CPU must
+# list every OPP of the device tree, in order, with its voltage, available
+# if and only if it is at or below KHZ.
 want_lib() {
 	[ -r "$LIB" ] || { why="$why$LIB missing; "; return; }
-	k=$1
 	exp=
-	# shellcheck disable=SC2086 # splitting is the point
-	set -- $PAIRS
-	while [ $# -ge 2 ]; do
+	while read -r k u _; do
 		a=no
-		[ "$1" -le "$k" ] && a=yes
-		exp="${exp}cpu0 $(($1 * 1000)) $2 $a|"
-		shift 2
-	done
-	got=$(grep '^cpu0 ' "$LIB" | tr -s ' ' | tr '\n' '|')
+		[ "$k" -le "$1" ] && a=yes
+		exp="${exp}cpu$C $((k * 1000)) $u $a|"
+	done <"$TMP/opps.$C"
+	got=$(grep "^cpu$C " "$LIB" | tr -s ' ' | tr '\n' '|')
 	[ "$got" = "$exp" ] || why="${why}$LIB: '$got' (want '$exp'); "
+}
+
+# want_hw KHZ: the hardware at the OPP of KHZ, read back three ways: the
+# driver's state (clk_get_rate(), regulator_get_voltage()), the clock
+# framework's debugfs, the regulator's sysfs.
+want_hw() {
+	want_state clock_khz "$1"
+	u=$(uv_of "$1")
+	want_state supply_uv "$u"
+	r=$(cat "$DBG/clk/$CLK/clk_rate" 2>&1)
+	[ "$r" = "$(($1 * 1000))" ] ||
+		why="${why}clk $CLK rate '$r' (want $(($1 * 1000))); "
+	r=$(cat "$REG/microvolts" 2>&1)
+	[ "$r" = "$u" ] || why="${why}regulator ${REG##*/} at '$r' uV (want $u); "
 }
 
 # cap_is KHZ [WRITTEN]: what an accepted write of the thermal trigger
@@ -519,32 +614,51 @@ check() {
 	mkdir -p "$TMP"
 	note "seed $SEED"
 
-	# The table the guest booted with, read back from its device tree.
+	# The two clusters' tables, read back from the guest's device tree.
 	why=
-	[ -r "$DT_OPPS" ] || why="no $DT_OPPS; "
-	set_table
-	[ "$N" -ge 3 ] || why="${why}$N OPPs in $DT_OPPS ('$PAIRS'), the scenario needs 3; "
-	result cpufreq_dt_table_read "$why"
+	for c in 0 2; do
+		use_cluster "$c"
+		w="the cluster of cpu$c:"
+		[ -n "$TDIR" ] || why="${why}cpu@$c has no operating-points-v2 table; "
+		[ "$N" -ge 3 ] || why="${why}$w $N OPPs ('$PAIRS'), the scenario needs 3; "
+		[ -n "$SUSP" ] || why="${why}$w no opp-suspend OPP; "
+		! grep -q bad "$TMP/opps.$c" || why="${why}$w $(grep bad "$TMP/opps.$c"); "
+		[ -n "$CLK" ] || why="${why}$w no clock in $STATE; "
+		[ -n "$REG" ] || why="${why}$w no regulator opp-vdd-cluster$((c / 2)); "
+		note "cpu$c's cluster: ${TDIR##*/}, OPPs (kHz uV) $PAIRS, boost '$TURBO', suspend $SUSP, latency $LAT ns, clock $CLK, rail ${REG##*/}"
+	done
+	result cpufreq_dt_tables_read "$why"
 	[ -z "$why" ] || return 0
-	note "the device tree's OPPs (kHz uV): $PAIRS"
 
 	why=
-	[ -d "$POL" ] || why="no $POL; "
-	want scaling_driver opp-cpufreq
-	want affected_cpus "0 1 2 3"
-	want related_cpus "0 1 2 3"
-	result cpufreq_one_policy_for_4_cpus "$why"
+	for c in 0 2; do
+		POL=$CPUFREQ/policy$c
+		[ -d "$POL" ] || why="${why}no $POL; "
+		want scaling_driver opp-cpufreq
+		want affected_cpus "$c $((c + 1))"
+		want related_cpus "$c $((c + 1))"
+	done
+	for c in 1 3; do
+		[ ! -e "$CPUFREQ/policy$c" ] || why="${why}a policy$c; "
+	done
+	sh=$(tr -s ' ' <"$DBG/opp_library/sharers" 2>&1 | tr '\n' '|')
+	[ "$sh" = "cpu0 cpu1|cpu2 cpu3|" ] ||
+		why="${why}the library's sharers: '$sh' (want 'cpu0 cpu1|cpu2 cpu3|'); "
+	result cpufreq_two_policies_of_two_cpus "$why"
+	P0TOP=$(get "$CPUFREQ/policy0/cpuinfo_max_freq")
 
+	use_cluster 0
 	why=
 	want scaling_available_frequencies "$ALL"
 	want cpuinfo_min_freq "$MIN"
 	want cpuinfo_max_freq "$TOP"
 	want scaling_min_freq "$MIN"
 	want scaling_max_freq "$TOP"
+	want cpuinfo_transition_latency "$LAT"
 	want scaling_governor performance
 	want scaling_cur_freq "$TOP"
-	want_state recorded_khz "$TOP"
-	want_state recorded_uv "$(uv_of "$TOP")"
+	want_hw "$TOP"
+	want_state suspend_khz "$SUSP"
 	result cpufreq_initial_table_from_dt "$why"
 
 	why=
@@ -561,8 +675,7 @@ check() {
 	why=
 	set_gov powersave
 	want scaling_cur_freq "$MIN"
-	want_state recorded_khz "$MIN"
-	want_state recorded_uv "$(uv_of "$MIN")"
+	want_hw "$MIN"
 	result cpufreq_powersave_goes_lowest "$why"
 
 	set_gov userspace
@@ -571,8 +684,7 @@ check() {
 		echo "$f" 2>/dev/null >"$POL/scaling_setspeed" ||
 			why="setspeed $f refused; "
 		want scaling_cur_freq "$f"
-		want_state recorded_khz "$f"
-		want_state recorded_uv "$(uv_of "$f")"
+		want_hw "$f"
 		result "cpufreq_userspace_setspeed_$f" "$why"
 	done
 
@@ -582,14 +694,13 @@ check() {
 	want scaling_max_freq "$BTOP"
 	want cpuinfo_max_freq "$TOP"
 	want scaling_cur_freq "$BTOP"
-	want_state recorded_khz "$BTOP"
-	want_state recorded_uv "$(uv_of "$BTOP")"
+	want_hw "$BTOP"
 	result cpufreq_thermal_cap_below_top_drops_top_opp "$why"
 
 	why=
 	echo "$TOP" 2>/dev/null >"$POL/scaling_setspeed"
 	want scaling_cur_freq "$BTOP"
-	want_state recorded_khz "$BTOP"
+	want_hw "$BTOP"
 	result cpufreq_capped_setspeed_clamped "$why"
 
 	why=
@@ -717,9 +828,10 @@ check() {
 	result cpufreq_ondemand_follows_load "$why"
 
 	# ondemand under load runs at the policy's maximum: it follows each
-	# cap down at once, and up at its next sample.
+	# cap down at once, and up at its next sample. Every CPU spins: a
+	# single spinner may run on the other cluster's CPUs.
 	why=
-	spin_start
+	spin_start "$(grep -c '^processor' /proc/cpuinfo)"
 	wait_cur "$TOP" 10 || why="${why}busy: at '$c' (want $TOP); "
 	t0=$(state_of transitions)
 	n=0
@@ -738,12 +850,146 @@ check() {
 	want scaling_cur_freq "$TOP"
 	result cpufreq_ondemand_busy_follows_caps "$why"
 
+	check_cluster1
+	check_suspend
 	rm -rf "$TMP"
+}
+
+# The second cluster: its own table, clock and rail; a cap on it alone;
+# boost; a step that fails half-way.
+check_cluster1() {
+	use_cluster 2
+	TOPALL=$TOP
+	[ -z "$TURBO" ] || TOPALL=${TURBO##* }
+
+	why=
+	want scaling_available_frequencies "$ALL"
+	want scaling_boost_frequencies "$TURBO"
+	want cpuinfo_min_freq "$MIN"
+	want cpuinfo_max_freq "$TOP"
+	want cpuinfo_transition_latency "$LAT"
+	want scaling_governor performance
+	want scaling_cur_freq "$TOP"
+	want_hw "$TOP"
+	want_lib "$TOPALL"
+	want_state suspend_khz "$SUSP"
+	result cpufreq_cluster1_table_from_dt "$why"
+
+	set_gov userspace
+	for f in $ALL; do
+		why=
+		echo "$f" 2>/dev/null >"$POL/scaling_setspeed" ||
+			why="setspeed $f refused; "
+		want scaling_cur_freq "$f"
+		want_hw "$f"
+		result "cpufreq_cluster1_setspeed_$f" "$why"
+	done
+	set_gov performance
+
+	# A thermal event on one cluster leaves the other alone.
+	why=
+	cap "$LOW2"
+	want scaling_max_freq "$LOW2"
+	want scaling_cur_freq "$LOW2"
+	want_hw "$LOW2"
+	m=$(get "$CPUFREQ/policy0/scaling_max_freq")
+	[ "$m" = "$P0TOP" ] || why="${why}policy0 capped at '$m' too; "
+	cap "$TOPALL"
+	want scaling_max_freq "$TOP"
+	want scaling_cur_freq "$TOP"
+	want_hw "$TOP"
+	result cpufreq_cluster1_cap_and_recovery_alone "$why"
+
+	# Boost: the turbo OPPs, offered only while it is on. The cpufreq
+	# core applies the new limits from a work item: wait for them. Off
+	# again, 6.1's core keeps cpuinfo_max_freq at the boost frequency
+	# (cpufreq_frequency_table_cpuinfo() only raises it); the policy's
+	# maximum comes down.
+	why=
+	b=$CPUFREQ/boost
+	[ "$(get "$b")" = 0 ] || why="${why}boost reads '$(get "$b")' at first; "
+	echo 1 2>/dev/null >"$b" || why="${why}boost on refused; "
+	want cpuinfo_max_freq "$TOPALL"
+	wait_cur "$TOPALL" 5 || why="${why}boost on: at '$c' after 5 s; "
+	want scaling_max_freq "$TOPALL"
+	want_hw "$TOPALL"
+	m=$(get "$CPUFREQ/policy0/cpuinfo_max_freq")
+	[ "$m" = "$P0TOP" ] || why="${why}policy0's maximum '$m' with boost; "
+	echo 0 2>/dev/null >"$b" || why="${why}boost off refused; "
+	wait_cur "$TOP" 5 || why="${why}boost off: at '$c' after 5 s; "
+	want scaling_max_freq "$TOP"
+	want_hw "$TOP"
+	for bad in 2 -1 abc ""; do
+		! echo "$bad" 2>/dev/null >"$b" || why="${why}boost took '$bad'; "
+	done
+	[ "$(get "$b")" = 0 ] || why="${why}boost reads '$(get "$b")' after bad input; "
+	want scaling_max_freq "$TOP"
+	want scaling_cur_freq "$TOP"
+	result cpufreq_boost_on_and_off "$why"
+
+	# The rail fails going down, after the clock slowed: the library puts
+	# the clock back, cpufreq keeps the old frequency.
+	why=
+	fv=$PROV/cluster1/fail_voltage
+	set_gov userspace
+	echo "$BTOP" 2>/dev/null >"$POL/scaling_setspeed"
+	n0=$(state_of failed_transitions)
+	c0=$(sed -n 's/^clock //p' "$PROV/cluster1/calls")
+	echo -5 >"$fv" || why="${why}cannot arm $fv; "
+	# 6.1's scaling_setspeed returns success whatever the governor's
+	# change did: the failure shows in the driver's count and the hardware.
+	echo "$LOW2" 2>/dev/null >"$POL/scaling_setspeed"
+	echo 0 >"$fv"
+	want scaling_cur_freq "$BTOP"
+	want_hw "$BTOP"
+	n1=$(state_of failed_transitions)
+	[ "$n1" = $((n0 + 1)) ] || why="${why}failed transitions $n0 -> $n1; "
+	c1=$(sed -n 's/^clock //p' "$PROV/cluster1/calls")
+	[ "$c1" = $((c0 + 2)) ] ||
+		why="${why}$((c1 - c0)) clock changes (want 2: down, and back); "
+	echo "$LOW2" 2>/dev/null >"$POL/scaling_setspeed" ||
+		why="${why}setspeed refused once the rail works; "
+	want_hw "$LOW2"
+	set_gov performance
+	want_hw "$TOP"
+	result cpufreq_failed_step_puts_the_opp_back "$why"
+}
+
+# The suspend OPP, across a suspend to idle that pm_test stops after the
+# devices' suspend: each policy at its opp-suspend OPP while suspended
+# (the driver read the hardware back there), at its governor's choice
+# again once resumed.
+check_suspend() {
+	why=
+	pt=/sys/power/pm_test
+	if [ ! -w "$pt" ]; then
+		result cpufreq_suspend_opp_across_freeze "no $pt: a kernel without PM_DEBUG"
+		return 0
+	fi
+	use_cluster 0
+	s0=$(state_of suspends)
+	use_cluster 2
+	s2=$(state_of suspends)
+	echo devices >"$pt"
+	echo freeze 2>"$TMP/err" >/sys/power/state ||
+		why="${why}freeze failed: $(cat "$TMP/err"); "
+	echo none >"$pt"
+	for c in 0 2; do
+		use_cluster "$c"
+		s=$s0
+		[ "$c" = 2 ] && s=$s2
+		want_state suspends $((s + 1))
+		want_state suspended_at_khz "$SUSP"
+		want_state suspended_at_uv "$(uv_of "$SUSP")"
+		want scaling_cur_freq "$TOP"
+		want_hw "$TOP"
+	done
+	result cpufreq_suspend_opp_across_freeze "$why"
 }
 
 case "$1" in
 demo)
-	set_table
+	mkdir -p "$TMP"
 	demo
 	;;
 check)

@@ -1,16 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A cpufreq driver built on the OPP library: the consumer the library was
- * written for.
+ * A cpufreq driver built on the OPP library: the library's cpufreq-dt.
  *
- * The CPUs of the board share one clock and one voltage rail, so one
- * policy covers them all. The OPPs come from the `operating-points`
- * property of the CPU0 device tree node, through opp_of_add_table(); that
- * binding cannot say which CPUs share a clock, so, as the kernel's
- * cpufreq-dt assumes for it, every CPU shares CPU0's table
- * (opp_set_sharing_cpus()), and the policy spans the CPUs that share it
- * (opp_get_sharing_cpus()). The cpufreq frequency table is
- * opp_init_cpufreq_table()'s.
+ * The CPUs whose device tree nodes point at one `opp-shared`
+ * operating-points-v2 table form a cluster: one clock, one voltage rail,
+ * one table in the library (opp_of_add_table() on each joins the first
+ * one's), one cpufreq policy over the CPUs that opp_get_sharing_cpus()
+ * reports. A CPU node with only the old `operating-points` property says
+ * nothing about sharing: then, as the kernel's cpufreq-dt assumes, every
+ * CPU shares CPU0's table (opp_set_sharing_cpus()).
+ *
+ * Each cluster's first CPU holds the clock (clk_get(cpu_dev, NULL)) and
+ * the supply "cpu" (optional), handed to the library with opp_set_config()
+ * before its table is read; target_index() is opp_set_rate(), which
+ * orders voltage and clock and puts the hardware back when a step fails;
+ * get() reads the clock back. From the table: the cpufreq frequency table
+ * (opp_init_cpufreq_table(), `turbo-mode` OPPs as boost frequencies, with
+ * cpufreq's boost switch when a cluster has any), the frequency to suspend
+ * at (`opp-suspend`), and cpuinfo.transition_latency (the clock latency
+ * plus the supply's ramp, opp_get_max_transition_latency()).
  *
  * When an OPP is disabled (say a thermal governor forbids the top one)
  * the policy follows: the entry is marked CPUFREQ_ENTRY_INVALID so that
@@ -21,25 +29,29 @@
  * not call the library's updaters, and the policy must be updated in a
  * context that may take the policy's locks.
  *
- * Honesty about the hardware: QEMU's vexpress-a9 model has no CPU clock
- * and no regulator that software can program, and its CPUs run at the
- * host's pace whatever is asked. This driver therefore only records the
- * OPP it would have programmed (frequency and voltage) and reports the
- * recorded frequency back to cpufreq; it never claims to change anything.
- * On a real board, target_index() is where the regulator and the clock
- * would be set, voltage first when going up and last when going down.
+ * On the emulated vexpress-a9 board the first cluster's clock is a real
+ * one of the board (an oscillator of its daughterboard, programmed
+ * through the kernel's vexpress-osc driver); the rails, and a second
+ * cluster's clock, come from test providers (selftest/
+ * opp_cluster_providers.c), because the board's rails are read-only and
+ * it has no second free oscillator. The emulated CPUs run at the host's
+ * pace whatever the clock says.
  *
- * debugfs (opp_cpufreq/):
+ * debugfs (opp_cpufreq/policyN/, N the cluster's first CPU):
  *   thermal_cap_khz  (0600) a simulated thermal trigger: write one of the
  *                    table's frequencies in kHz; every OPP above it is
  *                    disabled in the library, every OPP at or below it is
  *                    enabled. Writing the highest frequency lifts the cap.
  *                    Anything else is refused with -EINVAL.
- *   state            (0400) the OPP last recorded by target_index().
+ *   state            (0400) the clock and the supply read back, and what
+ *                    the driver did: transitions, suspends.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/clk.h>
+/* __clk_get_name(): the state file names the clock, as debugfs/clk does. */
+#include <linux/clk-provider.h>
 #include <linux/cpu.h>
 #include <linux/cpufreq.h>
 #include <linux/ctype.h>
@@ -50,7 +62,9 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
+#include <linux/of.h>
 #include <linux/pm_qos.h>
+#include <linux/regulator/consumer.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/units.h>
@@ -59,50 +73,63 @@
 #include "../compat.h"
 #include "../opp.h"
 
-/* What the CPUs of a Cortex-A9 cluster need between two OPPs. */
-#define OPP_CPUFREQ_LATENCY_NS	(300 * NSEC_PER_USEC)
-
 /* Longest write the thermal trigger reads: a kHz value and a newline. */
 #define OPP_CPUFREQ_INPUT_MAX	16
 
-static struct device *cpu_dev;
+struct opp_cpufreq_cluster {
+	unsigned int cpu;		/* the first CPU: holds the config */
+	struct device *dev;
+	struct cpumask cpus;		/* every CPU on the table */
+	struct clk *clk;
+	struct regulator *supply;	/* NULL: the clock alone */
 
-/*
- * The cpufreq table, and each entry's frequency (kHz) kept aside because
- * a disabled entry's own .frequency reads CPUFREQ_ENTRY_INVALID. The
- * entries are rewritten under the policy's rwsem, which the cpufreq core
- * holds when it reads the table for sysfs and for the governors' limits.
- */
-static struct cpufreq_frequency_table *freq_table;
-static unsigned int *table_khz;
-static unsigned int table_len;
+	/*
+	 * The cpufreq table, and each entry's frequency (kHz) kept aside
+	 * because a disabled entry's own .frequency reads
+	 * CPUFREQ_ENTRY_INVALID. The entries are rewritten under the
+	 * policy's rwsem, which the cpufreq core holds when it reads the
+	 * table for sysfs and for the governors' limits.
+	 */
+	struct cpufreq_frequency_table *freq_table;
+	unsigned int *table_khz;
+	unsigned int table_len;
+	bool has_boost;
+	unsigned int suspend_khz;
 
-/* The cap (kHz) that the work item last computed from the library. */
-static unsigned int avail_max_khz;
+	/* The cap (kHz) that the work item last computed from the library. */
+	unsigned int avail_max_khz;
 
-/* The policy's maximum request, live between ->init() and ->exit(). */
-static DEFINE_MUTEX(qos_lock);
-static struct freq_qos_request max_req;
-static bool max_req_active;
+	/* The policy's maximum request, live between ->init() and ->exit(). */
+	struct mutex qos_lock;
+	struct freq_qos_request max_req;
+	bool max_req_active;
 
-/* What target_index() would have programmed. */
-static DEFINE_SPINLOCK(state_lock);
-static unsigned int cur_khz;
-static unsigned long cur_uv;
-static unsigned long transitions;
+	/* What the driver did, for the state file. */
+	spinlock_t state_lock;
+	unsigned long transitions;
+	unsigned long failures;
+	unsigned long suspends;
+	unsigned long suspended_at_khz;
+	int suspended_at_uv;
 
-/*
- * The thermal trigger's cap (kHz). trigger_lock also keeps the sync work
- * out while the trigger changes several OPPs, so the policy moves once,
- * to the final state, and never onto an OPP the batch is about to drop.
- */
-static DEFINE_MUTEX(trigger_lock);
-static unsigned int thermal_cap_khz;
+	/*
+	 * The thermal trigger's cap (kHz). trigger_lock also keeps the sync
+	 * work out while the trigger changes several OPPs, so the policy
+	 * moves once, to the final state, and never onto an OPP the batch is
+	 * about to drop.
+	 */
+	struct mutex trigger_lock;
+	unsigned int thermal_cap_khz;
 
+	struct work_struct sync_work;
+	struct notifier_block nb;
+	bool nb_registered;
+	struct dentry *dir;
+};
+
+/* Each CPU's cluster, set at load and cleared at unload. */
+static DEFINE_PER_CPU(struct opp_cpufreq_cluster *, cpu_cluster);
 static struct dentry *debug_dir;
-
-static void opp_cpufreq_sync_fn(struct work_struct *work);
-static DECLARE_WORK(sync_work, opp_cpufreq_sync_fn);
 
 /*
  * Make the table say what the library says: an entry is valid if its OPP
@@ -112,57 +139,76 @@ static DECLARE_WORK(sync_work, opp_cpufreq_sync_fn);
  * Caller holds the policy's rwsem for writing (or the policy does not
  * exist yet).
  */
-static unsigned int opp_cpufreq_sync_table(void)
+static unsigned int opp_cpufreq_sync_table(struct opp_cpufreq_cluster *cl)
 {
 	struct opp_info info;
 	unsigned int i, top = 0;
 
-	for (i = 0; i < table_len; i++) {
-		bool avail = !opp_lookup_exact(cpu_dev, table_khz[i] * HZ_PER_KHZ,
+	for (i = 0; i < cl->table_len; i++) {
+		bool avail = !opp_lookup_exact(cl->dev,
+					       cl->table_khz[i] * HZ_PER_KHZ,
 					       true, &info);
 
-		freq_table[i].frequency = avail ? table_khz[i] :
-						  CPUFREQ_ENTRY_INVALID;
+		cl->freq_table[i].frequency = avail ? cl->table_khz[i] :
+						      CPUFREQ_ENTRY_INVALID;
 		if (avail)
-			top = table_khz[i];
+			top = cl->table_khz[i];
 	}
 	if (!top) {
-		pr_warn_ratelimited("no OPP is available: holding the CPUs at %u kHz\n",
-				    table_khz[0]);
-		freq_table[0].frequency = table_khz[0];
-		top = table_khz[0];
+		dev_warn_ratelimited(cl->dev,
+				     "no OPP is available: holding the CPUs at %u kHz\n",
+				     cl->table_khz[0]);
+		cl->freq_table[0].frequency = cl->table_khz[0];
+		top = cl->table_khz[0];
 	}
 	return top;
+}
+
+/*
+ * The policy's maximum request for a cap at @top: none (the default) when
+ * every OPP is available. A request at the table's top would hide the
+ * user's maximum from the QoS aggregate, and 6.1's boost switch moves only
+ * that one: turning boost on or off would then change nothing that
+ * cpufreq acts on.
+ */
+static s32 opp_cpufreq_qos_max(struct opp_cpufreq_cluster *cl,
+			       unsigned int top)
+{
+	return top == cl->table_khz[cl->table_len - 1] ?
+	       FREQ_QOS_MAX_DEFAULT_VALUE : top;
 }
 
 /* Bring the policy in line with the library after an OPP event. */
 static void opp_cpufreq_sync_fn(struct work_struct *work)
 {
-	struct cpufreq_policy *policy = cpufreq_cpu_get(0);
+	struct opp_cpufreq_cluster *cl =
+		container_of(work, struct opp_cpufreq_cluster, sync_work);
+	struct cpufreq_policy *policy = cpufreq_cpu_get(cl->cpu);
 	unsigned int top;
 
 	/* No policy yet: ->init() will read the library itself. */
 	if (!policy)
 		return;
 
-	mutex_lock(&trigger_lock);
+	mutex_lock(&cl->trigger_lock);
 	down_write(&policy->rwsem);
-	top = opp_cpufreq_sync_table();
-	WRITE_ONCE(avail_max_khz, top);
+	top = opp_cpufreq_sync_table(cl);
+	WRITE_ONCE(cl->avail_max_khz, top);
 	up_write(&policy->rwsem);
 
-	mutex_lock(&qos_lock);
-	if (max_req_active && freq_qos_update_request(&max_req, top) < 0)
-		pr_err("cannot cap the policy at %u kHz\n", top);
-	mutex_unlock(&qos_lock);
+	mutex_lock(&cl->qos_lock);
+	if (cl->max_req_active &&
+	    freq_qos_update_request(&cl->max_req, opp_cpufreq_qos_max(cl, top)) < 0)
+		dev_err(cl->dev, "cannot cap the policy at %u kHz\n", top);
+	mutex_unlock(&cl->qos_lock);
 	cpufreq_cpu_put(policy);
 
 	/*
 	 * Also when the cap did not move: a governor may sit on an OPP in
 	 * the middle that just went away. This re-runs its limits.
 	 */
-	cpufreq_update_limits(0);
-	mutex_unlock(&trigger_lock);
+	cpufreq_update_limits(cl->cpu);
+	mutex_unlock(&cl->trigger_lock);
 }
 
 /*
@@ -172,6 +218,8 @@ static void opp_cpufreq_sync_fn(struct work_struct *work)
 static int opp_cpufreq_opp_event(struct notifier_block *nb,
 				 unsigned long event, void *data)
 {
+	struct opp_cpufreq_cluster *cl =
+		container_of(nb, struct opp_cpufreq_cluster, nb);
 	const struct opp_info *info = data;
 	static const char * const what[] = {
 		[OPP_EVENT_ADD] = "added (reload the driver to use it)",
@@ -182,97 +230,131 @@ static int opp_cpufreq_opp_event(struct notifier_block *nb,
 
 	if (event >= ARRAY_SIZE(what))
 		return NOTIFY_DONE;
-	dev_info(cpu_dev, "OPP %lu kHz (%lu uV) %s\n", info->rate / HZ_PER_KHZ,
-		 info->u_volt, what[event]);
-	schedule_work(&sync_work);
+	dev_info(cl->dev, "OPP %lu kHz (%lu uV) %s\n",
+		 info->rate / HZ_PER_KHZ, info->u_volt, what[event]);
+	schedule_work(&cl->sync_work);
 	return NOTIFY_OK;
 }
-
-static struct notifier_block opp_nb = {
-	.notifier_call = opp_cpufreq_opp_event,
-};
 
 static int opp_cpufreq_target_index(struct cpufreq_policy *policy,
 				    unsigned int index)
 {
-	unsigned int khz = policy->freq_table[index].frequency;
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+	unsigned long hz = policy->freq_table[index].frequency * HZ_PER_KHZ;
 	struct opp_info info;
-	unsigned int old;
 	int ret;
 
 	/*
 	 * The OPP may have been disabled after cpufreq picked it and before
 	 * the table caught up: refuse it, the limits update that follows
-	 * picks another.
+	 * picks another. opp_set_rate() would take the next one up.
 	 */
-	ret = opp_lookup_exact(cpu_dev, khz * HZ_PER_KHZ, true, &info);
-	if (ret)
+	if (opp_lookup_exact(cl->dev, hz, true, &info))
 		return -EBUSY;
 
-	/* Here a real board would set the regulator and the clock. */
-	spin_lock(&state_lock);
-	old = cur_khz;
-	cur_khz = khz;
-	cur_uv = info.u_volt;
-	transitions++;
-	spin_unlock(&state_lock);
-
-	dev_info_ratelimited(cpu_dev,
-			     "OPP %u -> %u kHz at %lu uV (recorded only: the emulated board has no CPU clock or regulator to program)\n",
-			     old, khz, info.u_volt);
-	return 0;
+	ret = opp_set_rate(cl->dev, hz);
+	spin_lock(&cl->state_lock);
+	if (ret)
+		cl->failures++;
+	else
+		cl->transitions++;
+	spin_unlock(&cl->state_lock);
+	if (ret)
+		dev_err_ratelimited(cl->dev, "cannot set %lu kHz: %d (left as it was)\n",
+				    hz / HZ_PER_KHZ, ret);
+	return ret;
 }
 
+/* What the clock runs at: read back, not remembered. */
 static unsigned int opp_cpufreq_get(unsigned int cpu)
 {
-	unsigned int khz;
+	struct opp_cpufreq_cluster *cl = cpu < nr_cpu_ids ?
+					  per_cpu(cpu_cluster, cpu) : NULL;
 
-	spin_lock(&state_lock);
-	khz = cur_khz;
-	spin_unlock(&state_lock);
-	return khz;
+	return cl ? clk_get_rate(cl->clk) / HZ_PER_KHZ : 0;
+}
+
+/* The suspend OPP (cpufreq's generic step), and what it left behind. */
+static int opp_cpufreq_suspend(struct cpufreq_policy *policy)
+{
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+	unsigned long khz;
+	int ret, uv;
+
+	ret = cpufreq_generic_suspend(policy);
+	khz = clk_get_rate(cl->clk) / HZ_PER_KHZ;
+	uv = cl->supply ? regulator_get_voltage(cl->supply) : 0;
+	spin_lock(&cl->state_lock);
+	cl->suspends++;
+	cl->suspended_at_khz = khz;
+	cl->suspended_at_uv = uv;
+	spin_unlock(&cl->state_lock);
+	dev_info(cl->dev, "suspend: at %lu kHz, %d uV (opp-suspend: %u kHz)\n",
+		 khz, uv, cl->suspend_khz);
+	return ret;
 }
 
 static int opp_cpufreq_init(struct cpufreq_policy *policy)
 {
+	struct opp_cpufreq_cluster *cl = per_cpu(cpu_cluster, policy->cpu);
 	unsigned int top;
 	int ret;
 
-	/* One policy for the CPUs that share a table: one clock. */
-	ret = opp_get_sharing_cpus(get_cpu_device(policy->cpu), policy->cpus);
-	if (ret)
-		return ret;
-	policy->freq_table = freq_table;
-	policy->cpuinfo.transition_latency = OPP_CPUFREQ_LATENCY_NS;
-	top = opp_cpufreq_sync_table();
-	WRITE_ONCE(avail_max_khz, top);
+	/* A CPU of no cluster, say one whose table is not opp-shared. */
+	if (!cl)
+		return -ENODEV;
+	cpumask_copy(policy->cpus, &cl->cpus);
+	policy->driver_data = cl;
+	policy->freq_table = cl->freq_table;
+	policy->cpuinfo.transition_latency =
+		opp_get_max_transition_latency(cl->dev);
+	policy->suspend_freq = cl->suspend_khz;
+	top = opp_cpufreq_sync_table(cl);
+	WRITE_ONCE(cl->avail_max_khz, top);
 
-	mutex_lock(&qos_lock);
-	ret = freq_qos_add_request(&policy->constraints, &max_req,
-				   FREQ_QOS_MAX, top);
-	max_req_active = ret >= 0;
-	mutex_unlock(&qos_lock);
+	if (cl->has_boost) {
+		ret = cpufreq_enable_boost_support();
+		if (ret)
+			return ret;
+	}
+
+	mutex_lock(&cl->qos_lock);
+	ret = freq_qos_add_request(&policy->constraints, &cl->max_req,
+				   FREQ_QOS_MAX, opp_cpufreq_qos_max(cl, top));
+	cl->max_req_active = ret >= 0;
+	mutex_unlock(&cl->qos_lock);
 	if (ret < 0)
 		return ret;
 
 	/* dev_info because the policy starts here, once per load. */
-	dev_info(cpu_dev,
-		 "policy for CPUs %*pbl: %u OPPs, %u-%u kHz; assumed to run at %u kHz (nothing to read back)\n",
-		 cpumask_pr_args(policy->cpus), table_len, table_khz[0],
-		 table_khz[table_len - 1], opp_cpufreq_get(0));
+	dev_info(cl->dev,
+		 "policy for CPUs %*pbl: %u OPPs, %u-%u kHz%s, latency %u ns; the clock reads %u kHz\n",
+		 cpumask_pr_args(policy->cpus), cl->table_len,
+		 cl->table_khz[0], cl->table_khz[cl->table_len - 1],
+		 cl->has_boost ? " (boost included)" : "",
+		 policy->cpuinfo.transition_latency,
+		 opp_cpufreq_get(policy->cpu));
 	return 0;
 }
 
 static void opp_cpufreq_exit(struct cpufreq_policy *policy)
 {
-	mutex_lock(&qos_lock);
-	if (max_req_active)
-		freq_qos_remove_request(&max_req);
-	max_req_active = false;
-	mutex_unlock(&qos_lock);
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+
+	mutex_lock(&cl->qos_lock);
+	if (cl->max_req_active)
+		freq_qos_remove_request(&cl->max_req);
+	cl->max_req_active = false;
+	mutex_unlock(&cl->qos_lock);
 }
 
 DEFINE_OPP_CPUFREQ_EXIT(opp_cpufreq_exit)
+
+static struct freq_attr *opp_cpufreq_attr[] = {
+	&cpufreq_freq_attr_scaling_available_freqs,
+	&cpufreq_freq_attr_scaling_boost_freqs,
+	NULL,
+};
 
 static struct cpufreq_driver opp_cpufreq_driver = {
 	.name		= "opp-cpufreq",
@@ -283,32 +365,35 @@ static struct cpufreq_driver opp_cpufreq_driver = {
 	.verify		= cpufreq_generic_frequency_table_verify,
 	.target_index	= opp_cpufreq_target_index,
 	.get		= opp_cpufreq_get,
-	.attr		= cpufreq_generic_attr,
+	.suspend	= opp_cpufreq_suspend,
+	.attr		= opp_cpufreq_attr,
 };
 
 /* The index of @khz in the table, or -EINVAL if it is not one of its. */
-static int opp_cpufreq_table_index(unsigned long khz)
+static int opp_cpufreq_table_index(struct opp_cpufreq_cluster *cl,
+				   unsigned long khz)
 {
 	unsigned int i;
 
-	for (i = 0; i < table_len; i++)
-		if (table_khz[i] == khz)
+	for (i = 0; i < cl->table_len; i++)
+		if (cl->table_khz[i] == khz)
 			return i;
 	return -EINVAL;
 }
 
 /* Make exactly the OPPs at or below @cap available. */
-static int opp_cpufreq_apply_cap(unsigned int cap)
+static int opp_cpufreq_apply_cap(struct opp_cpufreq_cluster *cl,
+				 unsigned int cap)
 {
 	unsigned int i;
 	int ret = 0;
 
 	/* Top down, so the top OPP goes first when the cap comes down. */
-	for (i = table_len; i-- > 0 && !ret;) {
-		unsigned long hz = table_khz[i] * HZ_PER_KHZ;
+	for (i = cl->table_len; i-- > 0 && !ret;) {
+		unsigned long hz = cl->table_khz[i] * HZ_PER_KHZ;
 
-		ret = table_khz[i] <= cap ? opp_enable(cpu_dev, hz) :
-					    opp_disable(cpu_dev, hz);
+		ret = cl->table_khz[i] <= cap ? opp_enable(cl->dev, hz) :
+						opp_disable(cl->dev, hz);
 	}
 	return ret;
 }
@@ -316,6 +401,7 @@ static int opp_cpufreq_apply_cap(unsigned int cap)
 static ssize_t thermal_cap_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	struct opp_cpufreq_cluster *cl = file->private_data;
 	char buf[OPP_CPUFREQ_INPUT_MAX + 1];
 	unsigned long khz;
 	int ret;
@@ -328,37 +414,38 @@ static ssize_t thermal_cap_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (strlen(buf) != count || !isdigit(buf[0]))
 		return -EINVAL;
-	if (kstrtoul(buf, 10, &khz) || opp_cpufreq_table_index(khz) < 0)
+	if (kstrtoul(buf, 10, &khz) || opp_cpufreq_table_index(cl, khz) < 0)
 		return -EINVAL;
 
-	mutex_lock(&trigger_lock);
-	ret = opp_cpufreq_apply_cap(khz);
+	mutex_lock(&cl->trigger_lock);
+	ret = opp_cpufreq_apply_cap(cl, khz);
 	if (ret) {
 		/* Put back what the last accepted cap made available. */
-		if (opp_cpufreq_apply_cap(thermal_cap_khz))
-			pr_err("thermal cap: cannot restore %u kHz\n",
-			       thermal_cap_khz);
+		if (opp_cpufreq_apply_cap(cl, cl->thermal_cap_khz))
+			dev_err(cl->dev, "thermal cap: cannot restore %u kHz\n",
+				cl->thermal_cap_khz);
 	} else {
-		if (khz != thermal_cap_khz)
-			pr_info("thermal cap: %u -> %lu kHz (simulated thermal event)\n",
-				thermal_cap_khz, khz);
-		thermal_cap_khz = khz;
+		if (khz != cl->thermal_cap_khz)
+			dev_info(cl->dev, "thermal cap: %u -> %lu kHz (simulated thermal event)\n",
+				 cl->thermal_cap_khz, khz);
+		cl->thermal_cap_khz = khz;
 	}
-	mutex_unlock(&trigger_lock);
+	mutex_unlock(&cl->trigger_lock);
 	/* Return once the policy has followed, so readers see the result. */
-	flush_work(&sync_work);
+	flush_work(&cl->sync_work);
 	return ret ? ret : count;
 }
 
 static ssize_t thermal_cap_read(struct file *file, char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
+	struct opp_cpufreq_cluster *cl = file->private_data;
 	char buf[24];
 	int len;
 
-	mutex_lock(&trigger_lock);
-	len = scnprintf(buf, sizeof(buf), "%u\n", thermal_cap_khz);
-	mutex_unlock(&trigger_lock);
+	mutex_lock(&cl->trigger_lock);
+	len = scnprintf(buf, sizeof(buf), "%u\n", cl->thermal_cap_khz);
+	mutex_unlock(&cl->trigger_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
 }
 
@@ -372,130 +459,240 @@ static const struct file_operations thermal_cap_fops = {
 
 static int state_show(struct seq_file *s, void *unused)
 {
-	unsigned long uv, n;
-	unsigned int khz, top;
+	struct opp_cpufreq_cluster *cl = s->private;
+	unsigned long n, failed, suspends, susp_khz;
+	int uv, susp_uv;
 
-	spin_lock(&state_lock);
-	khz = cur_khz;
-	uv = cur_uv;
-	n = transitions;
-	spin_unlock(&state_lock);
-	top = READ_ONCE(avail_max_khz);
+	uv = cl->supply ? regulator_get_voltage(cl->supply) : 0;
+	spin_lock(&cl->state_lock);
+	n = cl->transitions;
+	failed = cl->failures;
+	suspends = cl->suspends;
+	susp_khz = cl->suspended_at_khz;
+	susp_uv = cl->suspended_at_uv;
+	spin_unlock(&cl->state_lock);
 
-	seq_printf(s, "recorded_khz %u\nrecorded_uv %lu\ntransitions %lu\navailable_max_khz %u\n",
-		   khz, uv, n, top);
-	seq_puts(s, "note: recorded only, the emulated board has no CPU clock or regulator\n");
+	seq_printf(s, "cpus %*pbl\n", cpumask_pr_args(&cl->cpus));
+	seq_printf(s, "clock %s\nclock_khz %lu\n", __clk_get_name(cl->clk),
+		   clk_get_rate(cl->clk) / HZ_PER_KHZ);
+	seq_printf(s, "supply_uv %d\n", uv);
+	seq_printf(s, "transitions %lu\nfailed_transitions %lu\n", n, failed);
+	seq_printf(s, "available_max_khz %u\n", READ_ONCE(cl->avail_max_khz));
+	seq_printf(s, "suspend_khz %u\nsuspends %lu\nsuspended_at_khz %lu\nsuspended_at_uv %d\n",
+		   cl->suspend_khz, suspends, susp_khz, susp_uv);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(state);
 
-/* Every CPU leaves the shared table; the last one removes it. */
-static void opp_cpufreq_remove_tables(void)
+/* Every CPU leaves the cluster's table (the last one removes it). */
+static void opp_cpufreq_cluster_free(struct opp_cpufreq_cluster *cl)
 {
 	unsigned int cpu;
 
-	struct device *dev;
+	if (cl->nb_registered)
+		opp_unregister_notifier(cl->dev, &cl->nb);
+	cancel_work_sync(&cl->sync_work);
+	kfree(cl->table_khz);
+	if (cl->freq_table)
+		opp_free_cpufreq_table(cl->dev, &cl->freq_table);
+	for_each_cpu(cpu, &cl->cpus) {
+		opp_remove_table(get_cpu_device(cpu));
+		per_cpu(cpu_cluster, cpu) = NULL;
+	}
+	opp_clear_config(cl->dev);
+	regulator_put(cl->supply);
+	clk_put(cl->clk);
+	kfree(cl);
+}
 
+/*
+ * The table of @cl's first CPU: the clock and the supply first (the
+ * library checks the OPPs' voltages against the supply as it reads them),
+ * then the device tree; then the other CPUs that point at the same
+ * opp-shared table join it.
+ */
+static int opp_cpufreq_cluster_table(struct opp_cpufreq_cluster *cl)
+{
+	struct opp_config config = { };
+	struct device_node *np, *other;
+	struct device *dev;
+	unsigned int cpu;
+	int ret;
+
+	cl->clk = clk_get(cl->dev, NULL);
+	if (IS_ERR(cl->clk)) {
+		ret = PTR_ERR(cl->clk);
+		cl->clk = NULL;
+		dev_err(cl->dev, "no clock to program: %d\n", ret);
+		return ret;
+	}
+	cl->supply = regulator_get_optional(cl->dev, "cpu");
+	if (IS_ERR(cl->supply)) {
+		ret = PTR_ERR(cl->supply);
+		cl->supply = NULL;
+		if (ret != -ENODEV) {
+			dev_err(cl->dev, "cannot get the supply: %d\n", ret);
+			return ret;
+		}
+		dev_info(cl->dev, "no \"cpu\" supply: the clock alone changes\n");
+	}
+	config.clk = cl->clk;
+	config.supply = cl->supply;
+	ret = opp_set_config(cl->dev, &config);
+	if (ret)
+		return ret;
+	ret = opp_of_add_table(cl->dev);
+	if (ret) {
+		dev_err(cl->dev, "no usable OPP table in the device tree: %d\n",
+			ret);
+		return ret;
+	}
+
+	np = of_parse_phandle(cl->dev->of_node, "operating-points-v2", 0);
+	if (!np)
+		return opp_set_sharing_cpus(cl->dev, cpu_possible_mask);
 	for_each_possible_cpu(cpu) {
 		dev = get_cpu_device(cpu);
-		if (dev)
-			opp_remove_table(dev);
+		if (cpu == cl->cpu || per_cpu(cpu_cluster, cpu) || !dev ||
+		    !of_property_read_bool(np, "opp-shared"))
+			continue;
+		other = of_parse_phandle(dev->of_node, "operating-points-v2", 0);
+		if (other == np)
+			ret = opp_of_add_table(dev);
+		of_node_put(other);
+		if (ret)
+			break;
+	}
+	of_node_put(np);
+	return ret;
+}
+
+/* A cluster led by @cpu: its table, its cpufreq table, its debugfs. */
+static int opp_cpufreq_cluster_add(unsigned int cpu)
+{
+	struct opp_cpufreq_cluster *cl;
+	char name[16];
+	unsigned int i, c;
+	int ret;
+
+	cl = kzalloc(sizeof(*cl), GFP_KERNEL);
+	if (!cl)
+		return -ENOMEM;
+	cl->cpu = cpu;
+	cl->dev = get_cpu_device(cpu);
+	mutex_init(&cl->qos_lock);
+	mutex_init(&cl->trigger_lock);
+	spin_lock_init(&cl->state_lock);
+	INIT_WORK(&cl->sync_work, opp_cpufreq_sync_fn);
+	cl->nb.notifier_call = opp_cpufreq_opp_event;
+	if (!cl->dev) {
+		kfree(cl);
+		return -ENODEV;
+	}
+
+	ret = opp_cpufreq_cluster_table(cl);
+	/* Whatever joined, even on error: cluster_free() takes it out. */
+	if (opp_get_sharing_cpus(cl->dev, &cl->cpus))
+		cpumask_copy(&cl->cpus, cpumask_of(cpu));
+	for_each_cpu(c, &cl->cpus)
+		per_cpu(cpu_cluster, c) = cl;
+	if (ret)
+		goto err;
+
+	ret = opp_register_notifier(cl->dev, &cl->nb);
+	if (ret)
+		goto err;
+	cl->nb_registered = true;
+
+	ret = opp_init_cpufreq_table(cl->dev, &cl->freq_table);
+	if (ret)
+		goto err;
+	for (cl->table_len = 0;
+	     cl->freq_table[cl->table_len].frequency != CPUFREQ_TABLE_END;)
+		cl->table_len++;
+	cl->table_khz = kcalloc(cl->table_len, sizeof(*cl->table_khz),
+				GFP_KERNEL);
+	if (!cl->table_khz) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (i = 0; i < cl->table_len; i++) {
+		cl->table_khz[i] = cl->freq_table[i].frequency;
+		if (cl->freq_table[i].flags & CPUFREQ_BOOST_FREQ)
+			cl->has_boost = true;
+	}
+	cl->thermal_cap_khz = cl->table_khz[cl->table_len - 1];
+	cl->suspend_khz = opp_get_suspend_opp_freq(cl->dev) / HZ_PER_KHZ;
+
+	snprintf(name, sizeof(name), "policy%u", cpu);
+	cl->dir = debugfs_create_dir(name, debug_dir);
+	debugfs_create_file("thermal_cap_khz", 0600, cl->dir, cl,
+			    &thermal_cap_fops);
+	debugfs_create_file("state", 0400, cl->dir, cl, &state_fops);
+	return 0;
+
+err:
+	opp_cpufreq_cluster_free(cl);
+	return ret;
+}
+
+static void opp_cpufreq_clusters_free(void)
+{
+	struct opp_cpufreq_cluster *cl;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		cl = per_cpu(cpu_cluster, cpu);
+		if (cl && cl->cpu == cpu)
+			opp_cpufreq_cluster_free(cl);
 	}
 }
 
 static int __init opp_cpufreq_module_init(void)
 {
-	struct opp_info info;
-	unsigned int i;
-	int ret;
+	struct opp_cpufreq_cluster *cl;
+	unsigned int cpu;
+	int ret = 0;
 
-	cpu_dev = get_cpu_device(0);
-	if (!cpu_dev)
-		return -ENODEV;
-
-	ret = opp_of_add_table(cpu_dev);
-	if (ret) {
-		dev_err(cpu_dev, "no usable operating-points in the device tree: %d\n",
-			ret);
-		return ret;
+	debug_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for_each_possible_cpu(cpu) {
+		if (per_cpu(cpu_cluster, cpu))
+			continue;
+		ret = opp_cpufreq_cluster_add(cpu);
+		if (ret)
+			goto err;
 	}
-
-	ret = opp_set_sharing_cpus(cpu_dev, cpu_possible_mask);
-	if (ret)
-		goto err_table;
-
-	ret = opp_register_notifier(cpu_dev, &opp_nb);
-	if (ret)
-		goto err_table;
-
-	ret = opp_init_cpufreq_table(cpu_dev, &freq_table);
-	if (ret)
-		goto err_notifier;
-	for (table_len = 0; freq_table[table_len].frequency != CPUFREQ_TABLE_END;)
-		table_len++;
-	table_khz = kcalloc(table_len, sizeof(*table_khz), GFP_KERNEL);
-	if (!table_khz) {
-		ret = -ENOMEM;
-		goto err_freq_table;
-	}
-	for (i = 0; i < table_len; i++)
-		table_khz[i] = freq_table[i].frequency;
-	thermal_cap_khz = table_khz[table_len - 1];
-
-	/*
-	 * Nothing to read the boot rate from: assume the boot firmware left
-	 * the CPUs at the top OPP, as most do.
-	 */
-	if (opp_lookup_exact(cpu_dev, table_khz[table_len - 1] * HZ_PER_KHZ, true,
-			     &info)) {
-		ret = -ENODEV;
-		goto err_khz;
-	}
-	cur_khz = table_khz[table_len - 1];
-	cur_uv = info.u_volt;
 
 	ret = cpufreq_register_driver(&opp_cpufreq_driver);
 	if (ret) {
-		dev_err(cpu_dev, "cannot register the cpufreq driver: %d\n", ret);
-		goto err_khz;
+		pr_err("cannot register the cpufreq driver: %d\n", ret);
+		goto err;
 	}
-	/* An OPP event before the policy existed found nothing to update. */
-	schedule_work(&sync_work);
-	flush_work(&sync_work);
-
-	debug_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
-	debugfs_create_file("thermal_cap_khz", 0600, debug_dir, NULL,
-			    &thermal_cap_fops);
-	debugfs_create_file("state", 0400, debug_dir, NULL, &state_fops);
-
-	pr_info("cpufreq driver for the emulated CPUs: frequencies are recorded, not programmed\n");
+	/* An OPP event before a policy existed found nothing to update. */
+	for_each_possible_cpu(cpu) {
+		cl = per_cpu(cpu_cluster, cpu);
+		if (cl && cl->cpu == cpu) {
+			schedule_work(&cl->sync_work);
+			flush_work(&cl->sync_work);
+		}
+	}
 	return 0;
 
-err_khz:
-	kfree(table_khz);
-err_freq_table:
-	opp_free_cpufreq_table(cpu_dev, &freq_table);
-err_notifier:
-	opp_unregister_notifier(cpu_dev, &opp_nb);
-	cancel_work_sync(&sync_work);
-err_table:
-	opp_cpufreq_remove_tables();
+err:
+	/* Waits for writers of the triggers still inside. */
+	debugfs_remove_recursive(debug_dir);
+	opp_cpufreq_clusters_free();
 	return ret;
 }
 module_init(opp_cpufreq_module_init);
 
 static void __exit opp_cpufreq_module_exit(void)
 {
-	/* Waits for writers of the trigger still inside. */
 	debugfs_remove_recursive(debug_dir);
-	opp_unregister_notifier(cpu_dev, &opp_nb);
-	cancel_work_sync(&sync_work);
 	cpufreq_unregister_driver(&opp_cpufreq_driver);
-	kfree(table_khz);
-	opp_free_cpufreq_table(cpu_dev, &freq_table);
-	opp_cpufreq_remove_tables();
+	opp_cpufreq_clusters_free();
 }
 module_exit(opp_cpufreq_module_exit);
 
-MODULE_DESCRIPTION("cpufreq driver on the OPP library, for emulated CPUs (records OPPs, programs nothing)");
+MODULE_DESCRIPTION("cpufreq driver on the OPP library: clusters from operating-points-v2, rates through opp_set_rate()");
 MODULE_LICENSE("GPL");

@@ -180,3 +180,31 @@ board_clock_dtb() {
 		die "could not add /opp-board-clock to $dtb"
 	fi
 }
+
+# cluster_dtb DTB: the cpufreq sample's two clusters
+# (samples/opp_cpufreq_clusters.dtso: CPUs 0-1 and 2-3 on two opp-shared
+# operating-points-v2 tables) applied to DTB; on vexpress-a9, cluster 0's
+# CPUs get the oscillator of board_clock_dtb (run it first) as their
+# clock: the sample programs the board's own clock through it. Cluster 1's
+# clock, and both rails, are test providers (selftest/
+# opp_cluster_providers.c), which also give cluster 0 a clock on a board
+# without that oscillator.
+cluster_dtb() {
+	local dtb=$1 tmp ph cpu
+	tmp=$(mktemp -d)
+	if ! dtc -@ -q -I dts -O dtb -o "$tmp/clusters.dtbo" \
+		"$TOP/samples/opp_cpufreq_clusters.dtso" ||
+	   ! fdtoverlay -i "$dtb" -o "$tmp/out.dtb" "$tmp/clusters.dtbo" ||
+	   ! mv "$tmp/out.dtb" "$dtb"; then
+		rm -rf "$tmp"
+		die "could not apply samples/opp_cpufreq_clusters.dtso to $dtb"
+	fi
+	rm -rf "$tmp"
+	[ "$TIER" = arm ] || return 0
+	ph=$(fdtget -t u "$dtb" /dcc/extsaxiclk phandle) ||
+		die "the board oscillator has no phandle in $dtb"
+	for cpu in 0 1; do
+		fdtput -t u "$dtb" "/cpus/cpu@$cpu" clocks "$ph" ||
+			die "could not give cpu@$cpu its clock in $dtb"
+	done
+}

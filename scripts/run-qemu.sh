@@ -23,10 +23,11 @@
 # --timeout: seconds before the host gives up on the guest (default
 # $OPP_QEMU_TIMEOUT, else 300); the report then ends with a timeout line.
 #
-# The guest boots on a copy of the board's device tree whose CPU nodes get
-# an operating-points property (CPU_OPPS below), the OPPs that the cpufreq
-# sample reads through the library and that the cpufreq scenario reads
-# back from /sys/firmware/devicetree, and which carries the opp_of_v2 and
+# The guest boots on a copy of the board's device tree whose CPU nodes
+# point at two clusters' operating-points-v2 tables (cluster_dtb), the
+# OPPs that the cpufreq sample reads through the library and that the
+# cpufreq scenario reads back from /sys/firmware/devicetree, and which
+# carries the opp_of_v2 and
 # opp_set_rate suites' tables (test_dtb) and, on vexpress, the node that
 # points the opp_board_clock suite at a board oscillator (board_clock_dtb).
 # OPP_DTB=FILE boots on FILE instead. The vexpress tree comes from the
@@ -133,10 +134,6 @@ esac
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 
-# <kHz uV> pairs of a Cortex-A9 cluster on a 40 nm process; the four CPUs
-# share one clock and one rail, so every CPU node gets the same list.
-CPU_OPPS=(200000 950000 400000 1000000 600000 1050000 800000 1150000
-	  1000000 1250000)
 if [ -n "${OPP_DTB:-}" ]; then
 	dtb=$OPP_DTB
 else
@@ -147,15 +144,12 @@ else
 	if [ "$TIER" = arm ]; then
 		board_clock_dtb "$dtb"
 	fi
-	ncpu=0
-	for node in $(fdtget -l "$dtb" /cpus); do
-		case "$node" in cpu@*) ;; *) continue ;; esac
-		fdtput -t u "$dtb" "/cpus/$node" operating-points "${CPU_OPPS[@]}"
-		ncpu=$((ncpu + 1))
+	# The cpufreq sample's clusters, cluster 0 on that oscillator.
+	cluster_dtb "$dtb"
+	for cpu in 0 1 2 3; do
+		fdtget "$dtb" "/cpus/cpu@$cpu" operating-points-v2 >/dev/null 2>&1 ||
+			die "cpu@$cpu of $dtb has no operating-points-v2 table"
 	done
-	[ "$ncpu" -gt 0 ] || die "no CPU node in $dtb"
-	[ "$(fdtget -t u "$dtb" /cpus/cpu@0 operating-points)" = "${CPU_OPPS[*]}" ] ||
-		die "could not give the CPU nodes of $dtb their operating points"
 fi
 
 append="console=ttyAMA0 panic=-1 panic_on_warn=1$board_append OPP_MODE=$mode"

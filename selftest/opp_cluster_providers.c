@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Test providers for the cpufreq sample's clusters on the emulated
+ * vexpress-a9 board: what that board cannot program from software.
+ *
+ * A cluster is the set of CPUs whose device tree nodes point at one
+ * operating-points-v2 table. Each cluster gets:
+ *
+ * - a voltage regulator, "opp-vdd-clusterN", the supply "cpu" of each of
+ *   its CPUs (regulator_get_optional(cpu_dev, "cpu")): the board's own
+ *   rails (arm,vexpress-volt) are read-only in QEMU;
+ * - if its CPUs' nodes have no "clocks", a clock, "opp-clk-clusterN",
+ *   found by those CPUs through a clkdev lookup (clk_get(cpu_dev, NULL)).
+ *   The board has one programmable oscillator that nothing else in the
+ *   guest uses (extsaxiclk, given to the first cluster by the harness),
+ *   not one for each cluster.
+ *
+ * Real frameworks, simulated hardware: each provider keeps the value last
+ * set (read back through clk_get_rate() and regulator_get_voltage(), so
+ * /sys/kernel/debug/clk and /sys/class/regulator show it) and counts its
+ * calls. debugfs opp_cluster_providers/clusterN/: "calls" (0400), and
+ * "fail_voltage" and "fail_clock" (0600; the latter for a clock of ours):
+ * a negative errno written there fails every later change of that
+ * provider with it, until 0 is written.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/clk-provider.h>
+#include <linux/clkdev.h>
+#include <linux/cpu.h>
+#include <linux/debugfs.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/regulator/driver.h>
+#include <linux/regulator/machine.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/units.h>
+
+#define PROV_MAX_CLUSTERS	4
+#define PROV_UV_MIN		700000
+#define PROV_UV_MAX		1300000
+#define PROV_UV_BOOT		1000000
+/* uV per us: what regulator_set_voltage_time() answers from. */
+#define PROV_RAMP		10000
+#define PROV_HZ_MIN		(10 * HZ_PER_MHZ)
+#define PROV_HZ_MAX		(2000 * HZ_PER_MHZ)
+/* Below any table: the sample's first change starts from an unknown OPP. */
+#define PROV_HZ_BOOT		(100 * HZ_PER_MHZ)
+
+struct prov_cluster {
+	struct device_node *table;	/* the CPUs' operating-points-v2 node */
+	char name[16];
+	char vdd_name[24];
+	char clk_name[24];
+
+	struct regulator_desc desc;
+	struct regulator_init_data init;
+	struct regulator_consumer_supply supplies[NR_CPUS];
+	struct regulator_dev *rdev;
+
+	bool has_clk;
+	bool clk_registered;
+	struct clk_hw hw;
+	struct clk_lookup *lookups[NR_CPUS];
+
+	spinlock_t lock;		/* guards what follows */
+	int uv;
+	unsigned long rate;
+	int fail_voltage;
+	int fail_clock;
+	unsigned long volt_calls;
+	unsigned long clk_calls;
+};
+
+static struct device *prov_dev;
+static struct prov_cluster *clusters;
+static unsigned int nr_clusters;
+static struct dentry *prov_debugfs;
+
+static int prov_set_voltage(struct regulator_dev *rdev, int min_uv,
+			    int max_uv, unsigned int *selector)
+{
+	struct prov_cluster *c = rdev_get_drvdata(rdev);
+	int ret;
+
+	spin_lock(&c->lock);
+	c->volt_calls++;
+	ret = c->fail_voltage;
+	if (!ret)
+		c->uv = min_uv;
+	spin_unlock(&c->lock);
+	return ret;
+}
+
+static int prov_get_voltage(struct regulator_dev *rdev)
+{
+	struct prov_cluster *c = rdev_get_drvdata(rdev);
+	int uv;
+
+	spin_lock(&c->lock);
+	uv = c->uv;
+	spin_unlock(&c->lock);
+	return uv;
+}
+
+static const struct regulator_ops prov_regulator_ops = {
+	.set_voltage = prov_set_voltage,
+	.get_voltage = prov_get_voltage,
+};
+
+static unsigned long prov_recalc_rate(struct clk_hw *hw,
+				      unsigned long parent_rate)
+{
+	struct prov_cluster *c = container_of(hw, struct prov_cluster, hw);
+	unsigned long rate;
+
+	spin_lock(&c->lock);
+	rate = c->rate;
+	spin_unlock(&c->lock);
+	return rate;
+}
+
+static long prov_round_rate(struct clk_hw *hw, unsigned long rate,
+			    unsigned long *parent_rate)
+{
+	return clamp(rate, PROV_HZ_MIN, PROV_HZ_MAX);
+}
+
+static int prov_set_rate(struct clk_hw *hw, unsigned long rate,
+			 unsigned long parent_rate)
+{
+	struct prov_cluster *c = container_of(hw, struct prov_cluster, hw);
+	int ret;
+
+	spin_lock(&c->lock);
+	c->clk_calls++;
+	ret = c->fail_clock;
+	if (!ret)
+		c->rate = rate;
+	spin_unlock(&c->lock);
+	return ret;
+}
+
+static const struct clk_ops prov_clk_ops = {
+	.recalc_rate = prov_recalc_rate,
+	.round_rate = prov_round_rate,
+	.set_rate = prov_set_rate,
+};
+
+static int calls_show(struct seq_file *s, void *unused)
+{
+	struct prov_cluster *c = s->private;
+
+	spin_lock(&c->lock);
+	seq_printf(s, "voltage %lu\nclock %lu\n", c->volt_calls, c->clk_calls);
+	spin_unlock(&c->lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(calls);
+
+/* A fail file holds 0, or the negative errno the next changes fail with. */
+static int prov_fail_get(int *fail, u64 *val)
+{
+	*val = (u64)(s64)READ_ONCE(*fail);
+	return 0;
+}
+
+/* Anything but 0 or a negative errno is refused and changes nothing. */
+static int prov_fail_set(struct prov_cluster *c, int *fail, u64 val)
+{
+	s64 err = (s64)val;
+
+	if (err > 0 || err < -MAX_ERRNO)
+		return -EINVAL;
+	spin_lock(&c->lock);
+	*fail = err;
+	spin_unlock(&c->lock);
+	return 0;
+}
+
+static int prov_fail_voltage_get(void *data, u64 *val)
+{
+	return prov_fail_get(&((struct prov_cluster *)data)->fail_voltage, val);
+}
+
+static int prov_fail_voltage_set(void *data, u64 val)
+{
+	struct prov_cluster *c = data;
+
+	return prov_fail_set(c, &c->fail_voltage, val);
+}
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_voltage_fops, prov_fail_voltage_get,
+				prov_fail_voltage_set, "%lld\n");
+
+static int prov_fail_clock_get(void *data, u64 *val)
+{
+	return prov_fail_get(&((struct prov_cluster *)data)->fail_clock, val);
+}
+
+static int prov_fail_clock_set(void *data, u64 val)
+{
+	struct prov_cluster *c = data;
+
+	return prov_fail_set(c, &c->fail_clock, val);
+}
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_clock_fops, prov_fail_clock_get,
+				prov_fail_clock_set, "%lld\n");
+
+/* The cluster of @table, added if it is new; NULL when there are too many. */
+static struct prov_cluster *prov_cluster_of(struct device_node *table)
+{
+	struct prov_cluster *c;
+	unsigned int i;
+
+	for (i = 0; i < nr_clusters; i++)
+		if (clusters[i].table == table)
+			return &clusters[i];
+	if (nr_clusters == PROV_MAX_CLUSTERS)
+		return NULL;
+	c = &clusters[nr_clusters];
+	c->table = of_node_get(table);
+	snprintf(c->name, sizeof(c->name), "cluster%u", nr_clusters);
+	snprintf(c->vdd_name, sizeof(c->vdd_name), "opp-vdd-cluster%u",
+		 nr_clusters);
+	snprintf(c->clk_name, sizeof(c->clk_name), "opp-clk-cluster%u",
+		 nr_clusters);
+	spin_lock_init(&c->lock);
+	c->uv = PROV_UV_BOOT;
+	c->rate = PROV_HZ_BOOT;
+	nr_clusters++;
+	return c;
+}
+
+/* Sort the CPUs into clusters by their table node; note who needs a clock. */
+static int prov_find_clusters(void)
+{
+	struct device_node *np, *table;
+	struct prov_cluster *c;
+	struct device *dev;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		dev = get_cpu_device(cpu);
+		np = dev ? of_node_get(dev->of_node) : NULL;
+		if (!np)
+			continue;
+		table = of_parse_phandle(np, "operating-points-v2", 0);
+		if (!table) {
+			of_node_put(np);
+			continue;
+		}
+		c = prov_cluster_of(table);
+		of_node_put(table);
+		if (!c) {
+			of_node_put(np);
+			pr_err("more than %d operating-points-v2 tables\n",
+			       PROV_MAX_CLUSTERS);
+			return -E2BIG;
+		}
+		c->supplies[c->init.num_consumer_supplies].supply = "cpu";
+		c->supplies[c->init.num_consumer_supplies].dev_name = dev_name(dev);
+		c->init.num_consumer_supplies++;
+		if (!of_find_property(np, "clocks", NULL))
+			c->has_clk = true;
+		of_node_put(np);
+	}
+	if (!nr_clusters) {
+		pr_err("no CPU has an operating-points-v2 table\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int prov_register_regulator(struct prov_cluster *c)
+{
+	struct regulator_config cfg = { };
+
+	/*
+	 * The name and the voltage range: positional, because the
+	 * framework's field names are in the camel case checkpatch refuses
+	 * in new code.
+	 */
+	c->init.constraints = (struct regulation_constraints){
+		c->vdd_name, PROV_UV_MIN, PROV_UV_MAX,
+	};
+	c->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
+	c->init.constraints.ramp_delay = PROV_RAMP;
+	c->init.consumer_supplies = c->supplies;
+	c->desc.name = c->vdd_name;
+	c->desc.type = REGULATOR_VOLTAGE;
+	c->desc.owner = THIS_MODULE;
+	c->desc.ops = &prov_regulator_ops;
+	c->desc.continuous_voltage_range = true;
+	cfg.dev = prov_dev;
+	cfg.init_data = &c->init;
+	cfg.driver_data = c;
+	c->rdev = regulator_register(prov_dev, &c->desc, &cfg);
+	return PTR_ERR_OR_ZERO(c->rdev);
+}
+
+/* The clock, and a lookup for each of the cluster's CPUs. */
+static int prov_register_clock(struct prov_cluster *c)
+{
+	struct clk_init_data init = {
+		.name = c->clk_name,
+		.ops = &prov_clk_ops,
+	};
+	unsigned int i;
+	int ret;
+
+	c->hw.init = &init;
+	ret = clk_hw_register(prov_dev, &c->hw);
+	if (ret)
+		return ret;
+	c->clk_registered = true;
+	for (i = 0; i < c->init.num_consumer_supplies; i++) {
+		c->lookups[i] = clkdev_hw_create(&c->hw, NULL, "%s",
+						 c->supplies[i].dev_name);
+		if (!c->lookups[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void prov_unregister(void)
+{
+	struct prov_cluster *c;
+	unsigned int i, j;
+
+	for (i = 0; i < nr_clusters; i++) {
+		c = &clusters[i];
+		for (j = 0; j < ARRAY_SIZE(c->lookups); j++)
+			if (c->lookups[j])
+				clkdev_drop(c->lookups[j]);
+		if (c->clk_registered)
+			clk_hw_unregister(&c->hw);
+		if (!IS_ERR_OR_NULL(c->rdev))
+			regulator_unregister(c->rdev);
+		of_node_put(c->table);
+	}
+	kfree(clusters);
+	root_device_unregister(prov_dev);
+}
+
+static int __init opp_cluster_providers_init(void)
+{
+	struct prov_cluster *c;
+	struct dentry *dir;
+	unsigned int i;
+	int ret;
+
+	clusters = kcalloc(PROV_MAX_CLUSTERS, sizeof(*clusters), GFP_KERNEL);
+	if (!clusters)
+		return -ENOMEM;
+	prov_dev = root_device_register(KBUILD_MODNAME);
+	if (IS_ERR(prov_dev)) {
+		kfree(clusters);
+		return PTR_ERR(prov_dev);
+	}
+	ret = prov_find_clusters();
+	for (i = 0; !ret && i < nr_clusters; i++) {
+		c = &clusters[i];
+		ret = prov_register_regulator(c);
+		if (!ret && c->has_clk)
+			ret = prov_register_clock(c);
+	}
+	if (ret) {
+		pr_err("cannot register the providers: %d\n", ret);
+		prov_unregister();
+		return ret;
+	}
+
+	prov_debugfs = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	for (i = 0; i < nr_clusters; i++) {
+		c = &clusters[i];
+		dir = debugfs_create_dir(c->name, prov_debugfs);
+		debugfs_create_file("calls", 0400, dir, c, &calls_fops);
+		debugfs_create_file_unsafe("fail_voltage", 0600, dir, c,
+					   &prov_fail_voltage_fops);
+		if (c->has_clk)
+			debugfs_create_file_unsafe("fail_clock", 0600, dir, c,
+						   &prov_fail_clock_fops);
+		pr_info("%s: supply \"cpu\" of %u CPUs%s%s\n", c->vdd_name,
+			c->init.num_consumer_supplies,
+			c->has_clk ? ", and their clock " : "",
+			c->has_clk ? c->clk_name : "");
+	}
+	return 0;
+}
+module_init(opp_cluster_providers_init);
+
+static void __exit opp_cluster_providers_exit(void)
+{
+	debugfs_remove_recursive(prov_debugfs);
+	prov_unregister();
+}
+module_exit(opp_cluster_providers_exit);
+
+MODULE_DESCRIPTION("Test clock and regulator providers for the OPP cpufreq sample's clusters");
+MODULE_LICENSE("GPL");
