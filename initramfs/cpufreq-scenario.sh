@@ -314,10 +314,12 @@ demo() {
 
 	step "boost on (echo 1 > $CPUFREQ/boost), then off"
 	echo 1 >"$CPUFREQ/boost"
-	show cpuinfo_max_freq scaling_cur_freq
+	wait_cur "$top" 5
+	show scaling_max_freq scaling_cur_freq
 	echo "  read back: $(hw)"
 	echo 0 >"$CPUFREQ/boost"
-	show cpuinfo_max_freq scaling_cur_freq
+	wait_cur "$TOP" 5
+	show scaling_max_freq scaling_cur_freq
 	echo "  read back: $(hw)"
 
 	if [ -w /sys/power/pm_test ]; then
