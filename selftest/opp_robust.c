@@ -745,26 +745,22 @@ static int robust_call_failing(const struct robust_fault_path *p,
 }
 
 /*
- * Every n-th allocation of the call fails in turn. -ENOMEM must leave
- * everything as it was, nothing told; any other outcome must be the
- * model's, result and events included.
+ * One sweep: every n-th allocation of the call fails in turn. -ENOMEM
+ * must leave everything as it was, nothing told; any other outcome must
+ * be the model's, result and events included. Returns how many n gave
+ * -ENOMEM.
  */
-static void robust_test_fault_path(struct kunit *test)
+static unsigned int robust_fault_sweep(struct kunit *test,
+				       struct robust_ctx *ctx,
+				       const struct robust_fault_path *p,
+				       struct robust_snap *before,
+				       struct robust_snap *after,
+				       struct robust_model *want)
 {
-	const struct robust_fault_path *p = test->param_value;
-	struct robust_ctx *ctx = test->priv;
-	struct robust_snap *before, *after;
-	struct robust_model *want;
 	unsigned int nth, enomem = 0;
 	bool hit = true;
 	int ret, want_ret;
 
-	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
-	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
-	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, before);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, want);
 	for (nth = 0; hit && nth < 200; nth++) {
 		robust_setup(test, ctx, p);
 		*want = ctx->model;
@@ -803,6 +799,38 @@ static void robust_test_fault_path(struct kunit *test)
 			       nth);
 	kunit_info(test, "%s: %u allocations tried, %u gave -ENOMEM", p->name,
 		   nth - 1, enomem);
+	return enomem;
+}
+
+/*
+ * The sweep, until as many n gave -ENOMEM as the path has sites, three
+ * times at most. A debug facility of the kernel may allocate in the
+ * middle of a call on some calls only (debugobjects refilling its pool,
+ * say): the allocation that fails is then its own, which it recovers
+ * from, and the numbering of the library's allocations shifts between
+ * two calls of the sweep, so that one site can go untried. A site the
+ * library does not have, or one that does not fail cleanly, shows in
+ * every sweep.
+ */
+static void robust_test_fault_path(struct kunit *test)
+{
+	const struct robust_fault_path *p = test->param_value;
+	struct robust_ctx *ctx = test->priv;
+	struct robust_snap *before, *after;
+	struct robust_model *want;
+	unsigned int sweep, enomem = 0;
+
+	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, before);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, want);
+	for (sweep = 0; sweep < 3; sweep++) {
+		enomem = robust_fault_sweep(test, ctx, p, before, after, want);
+		if (enomem >= p->sites)
+			break;
+	}
 	KUNIT_EXPECT_EQ_MSG(test, enomem, p->sites,
 			    "%s: -ENOMEM count is not the number of sites",
 			    p->name);
