@@ -1928,27 +1928,30 @@ EXPORT_SYMBOL_GPL(opp_table_put);
 /**
  * opp_table_fault() - why a search through a handle found nothing to search
  * @head:	the handle, as opp_table_head() gives it
- * @freq:	the search's @freq; an exact search passes its own address
+ * @no_freq:	whether the search's @freq pointer was NULL (ceil, floor)
  * @func:	the search's name, for the warning
  *
  * The one slow path of every search through a handle, the inline ones of
  * opp.h included: the searches test the likely case only and call this
  * from one place, so that what they run on a hit is the match alone,
- * without even a stack frame. Exported for the inline searches; not for
- * any other use. Its @head argument makes its symbol version (with
- * CONFIG_MODVERSIONS) cover the snapshot layout that they read.
+ * without even a stack frame. It is told whether @freq was NULL rather
+ * than given the pointer, so that an inline search's caller can keep its
+ * frequency in a register: a pointer to it passed here would make the
+ * compiler keep it in memory on the hit path too. Exported for the
+ * inline searches; not for any other use. Its @head argument makes its
+ * symbol version (with CONFIG_MODVERSIONS) cover the snapshot layout that
+ * they read.
  *
  * Context: that of the search that calls it.
  *
- * Return: ERR_PTR(-EINVAL), with a ratelimited warning, if @freq is NULL
- * or @head is NULL or an ERR_PTR; otherwise ERR_PTR(-ENODEV): the table
- * was removed.
+ * Return: ERR_PTR(-EINVAL), with a ratelimited warning, if @no_freq or
+ * @head is NULL or an ERR_PTR; otherwise ERR_PTR(-ENODEV): the table was
+ * removed.
  */
 noinline struct opp *opp_table_fault(const struct opp_table_head *head,
-				     const unsigned long *freq,
-				     const char *func)
+				     bool no_freq, const char *func)
 {
-	if (!freq) {
+	if (no_freq) {
 		pr_warn_ratelimited("%s: freq is NULL\n", func);
 		return ERR_PTR(-EINVAL);
 	}
@@ -1981,7 +1984,7 @@ struct opp *opp_table_find_freq_exact(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!arr))
-		return opp_table_fault(opp_table_head(table), &freq, __func__);
+		return opp_table_fault(opp_table_head(table), false, __func__);
 	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
@@ -2006,7 +2009,7 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
@@ -2031,7 +2034,7 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);

@@ -139,8 +139,8 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 				     unsigned long *freq);
 struct opp *opp_table_find_freq_floor(struct opp_table *table,
 				      unsigned long *freq);
-struct opp *opp_table_fault(const struct opp_table_head *head,
-			    const unsigned long *freq, const char *func);
+struct opp *opp_table_fault(const struct opp_table_head *head, bool no_freq,
+			    const char *func);
 
 /*
  * The same searches, inline, for the hottest callers (a governor's or
@@ -172,7 +172,7 @@ opp_table_find_freq_exact_fast(struct opp_table *table, unsigned long freq,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!arr))
-		return opp_table_fault(opp_table_head(table), &freq, __func__);
+		return opp_table_fault(opp_table_head(table), false, __func__);
 	return opp_match_exact(arr, freq, available);
 }
 
@@ -196,7 +196,7 @@ opp_table_find_freq_ceil_fast(struct opp_table *table, unsigned long *freq)
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 
@@ -220,7 +220,7 @@ opp_table_find_freq_floor_fast(struct opp_table *table, unsigned long *freq)
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 
