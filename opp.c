@@ -150,27 +150,7 @@ static struct opp_array opp_tombstone = {
 	.dev = (struct device *)&opp_tombstone,
 };
 
-/*
- * The first map, static, for the handful of tables a SoC has: while it is
- * the map, a search finds the address of its slot from the device pointer
- * alone (a fixed base and a constant shift), so the probe does not wait
- * for the loads of the map pointer and its shift. Once it would get more
- * than half full it is replaced by an allocated map, as any map is, and
- * never comes back; it is never freed. Its slots follow its header, where
- * struct opp_map's flexible array starts.
- */
-static struct {
-	struct opp_map map;
-	struct opp_array __rcu *slot[1U << OPP_MAP_MIN_BITS];
-} opp_map_first = {
-	.map = {
-		.shift = BITS_PER_LONG - OPP_MAP_MIN_BITS,
-		.mask = (1U << OPP_MAP_MIN_BITS) - 1,
-	},
-};
-
-static struct opp_map __rcu *opp_table_by_dev =
-	RCU_INITIALIZER(&opp_map_first.map);
+static struct opp_map __rcu *opp_table_by_dev;
 
 /* Serializes every update of every table, of the map and of the lists. */
 DEFINE_MUTEX(opp_lock);
@@ -219,35 +199,16 @@ static __always_inline struct opp_array *opp_map_find(struct device *dev)
 {
 	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
 						    lockdep_is_held(&opp_lock));
-	struct opp_array __rcu **first = opp_map_first.slot;
-	unsigned int i;
+	unsigned int i = opp_map_hash(map, dev);
 	struct opp_array *arr;
 
-	/*
-	 * The static map's first probe is addressed from @dev alone; the
-	 * test of the map pointer is a branch, not a data dependency. GCC
-	 * would address the slot from the map pointer it just compared
-	 * equal (and so wait for its load) unless it cannot see that the
-	 * two are the same.
-	 */
-	OPTIMIZER_HIDE_VAR(first);
-	if (likely(map == &opp_map_first.map)) {
-		i = ((unsigned long)dev * GOLDEN_RATIO_PRIME) >>
-		    (BITS_PER_LONG - OPP_MAP_MIN_BITS);
-		arr = rcu_dereference_check(first[i],
-					    lockdep_is_held(&opp_lock));
-	} else {
-		i = opp_map_hash(map, dev);
-		arr = rcu_dereference_check(map->slot[i],
-					    lockdep_is_held(&opp_lock));
-	}
 	/* The first probe nearly always ends it: the mask is read after. */
-	while (unlikely(arr && arr->dev != dev)) {
-		i = (i + 1) & map->mask;
+	for (;; i = (i + 1) & map->mask) {
 		arr = rcu_dereference_check(map->slot[i],
 					    lockdep_is_held(&opp_lock));
+		if (likely(!arr || arr->dev == dev))
+			return arr;
 	}
-	return arr;
 }
 
 /* @dev's table, or NULL; the caller holds RCU or opp_lock. */
@@ -369,8 +330,7 @@ static int opp_map_add(struct opp_array *arr)
 					opp_map_place(fresh, t);
 			}
 			rcu_assign_pointer(opp_table_by_dev, fresh);
-			if (map != &opp_map_first.map)
-				kfree_rcu(map, rcu);
+			kfree_rcu(map, rcu);
 			map = fresh;
 		} else if (4 * (map->used + 1) > 3 * slots) {
 			return -ENOMEM;
@@ -2225,8 +2185,11 @@ DEFINE_SHOW_ATTRIBUTE(opp_sharers);
 
 static int __init opp_init(void)
 {
-	BUILD_BUG_ON(offsetof(typeof(opp_map_first), slot) !=
-		     offsetof(struct opp_map, slot));
+	struct opp_map *map = opp_map_alloc(OPP_MAP_MIN_BITS);
+
+	if (!map)
+		return -ENOMEM;
+	RCU_INIT_POINTER(opp_table_by_dev, map);
 	/* Not "opp": the kernel's own OPP core owns that directory. */
 	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
 	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
@@ -2256,8 +2219,7 @@ static void __exit opp_exit(void)
 	}
 	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
 		opp_config_drop(cfg);
-	if (opp_map_locked() != &opp_map_first.map)
-		kfree(opp_map_locked());
+	kfree(opp_map_locked());
 	RCU_INIT_POINTER(opp_table_by_dev, NULL);
 	mutex_unlock(&opp_lock);
 	/* Let every callback queued by kfree_rcu() run before we go. */
