@@ -150,7 +150,28 @@ static struct opp_array opp_tombstone = {
 	.dev = (struct device *)&opp_tombstone,
 };
 
-static struct opp_map __rcu *opp_table_by_dev;
+/*
+ * The current map's address, with its shift in the low bits: maps are
+ * allocated aligned to OPP_MAP_TAG + 1 bytes (kmalloc() aligns a
+ * power-of-two size to itself), so a search gets the map and its shift
+ * with one load, and its probe waits for that load only. Read with
+ * READ_ONCE() under RCU (the slot's address depends on the value read, as
+ * rcu_dereference()'s would), written with smp_store_release() under
+ * opp_lock, as rcu_assign_pointer() would.
+ */
+#define OPP_MAP_TAG	63UL
+static unsigned long opp_map_word;
+
+static __always_inline struct opp_map *opp_map_of(unsigned long word)
+{
+	return (struct opp_map *)(word & ~OPP_MAP_TAG);
+}
+
+static void opp_map_publish(struct opp_map *map)
+{
+	/* The map's slots, filled, before a search can find the map. */
+	smp_store_release(&opp_map_word, (unsigned long)map | map->shift);
+}
 
 /* Serializes every update of every table, of the map and of the lists. */
 DEFINE_MUTEX(opp_lock);
@@ -197,10 +218,15 @@ static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
  */
 static __always_inline struct opp_array *opp_map_find(struct device *dev)
 {
-	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
-						    lockdep_is_held(&opp_lock));
-	unsigned int i = opp_map_hash(map, dev);
+	unsigned long word = READ_ONCE(opp_map_word);
+	struct opp_map *map = opp_map_of(word);
+	/* opp_map_hash(), with the shift from the word: x86 even masks it. */
+	unsigned int i = ((unsigned long)dev * GOLDEN_RATIO_PRIME) >>
+			 (word & OPP_MAP_TAG);
 	struct opp_array *arr;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_is_held(&opp_lock),
+			 "opp: device map read outside RCU and opp_lock");
 
 	/* The first probe nearly always ends it: the mask is read after. */
 	for (;; i = (i + 1) & map->mask) {
@@ -242,8 +268,8 @@ static struct opp_table *opp_table_locked(struct device *dev)
 
 static struct opp_map *opp_map_locked(void)
 {
-	return rcu_dereference_protected(opp_table_by_dev,
-					 lockdep_is_held(&opp_lock));
+	lockdep_assert_held(&opp_lock);
+	return opp_map_of(opp_map_word);
 }
 
 static struct opp_array *opp_array_locked(struct opp_table *table)
@@ -260,7 +286,13 @@ static struct opp_map *opp_map_alloc(unsigned int bits)
 {
 	struct opp_map *map;
 
-	map = kzalloc(struct_size(map, slot, 1U << bits), GFP_KERNEL);
+	/* Rounded up to a power of two: the kmalloc bucket it fell in anyway. */
+	map = kzalloc(roundup_pow_of_two(struct_size(map, slot, 1U << bits)),
+		      GFP_KERNEL);
+	if (map && WARN_ON_ONCE((unsigned long)map & OPP_MAP_TAG)) {
+		kfree(map);
+		map = NULL;
+	}
 	if (map) {
 		map->shift = BITS_PER_LONG - bits;
 		map->mask = (1U << bits) - 1;
@@ -329,7 +361,7 @@ static int opp_map_add(struct opp_array *arr)
 				if (t && t != &opp_tombstone)
 					opp_map_place(fresh, t);
 			}
-			rcu_assign_pointer(opp_table_by_dev, fresh);
+			opp_map_publish(fresh);
 			kfree_rcu(map, rcu);
 			map = fresh;
 		} else if (4 * (map->used + 1) > 3 * slots) {
@@ -2189,7 +2221,7 @@ static int __init opp_init(void)
 
 	if (!map)
 		return -ENOMEM;
-	RCU_INIT_POINTER(opp_table_by_dev, map);
+	opp_map_publish(map);
 	/* Not "opp": the kernel's own OPP core owns that directory. */
 	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
 	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
@@ -2220,7 +2252,7 @@ static void __exit opp_exit(void)
 	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
 		opp_config_drop(cfg);
 	kfree(opp_map_locked());
-	RCU_INIT_POINTER(opp_table_by_dev, NULL);
+	WRITE_ONCE(opp_map_word, 0);
 	mutex_unlock(&opp_lock);
 	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();
