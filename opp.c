@@ -66,22 +66,13 @@
 /* ---- Data: OPPs, their arrays, tables, the device map ---- */
 
 /*
- * One immutable-length snapshot of a device's OPPs, sorted by rate.
- *
- * The searches compare rates only, so the rates also have an array of
- * their own, @rate, right after the header: a search reads one or two
- * cache lines of rates, however large each OPP grows, and touches an OPP
- * only once it has its index. @rate has @span entries, a power of two of
- * at least OPP_SPAN_MIN, padded with ULONG_MAX, so that the searches run
- * a fixed number of steps without bounds checks. The OPPs follow in the
- * same allocation. Rates never change in a published array (availability
- * is the one field changed in place), so @rate is written once, by
- * opp_array_seal(), before the array is published.
- *
- * @avail mirrors the availability of the first BITS_PER_LONG OPPs, a bit
- * each: in a table of up to OPP_SPAN_MIN OPPs a ceil or floor search finds
+ * A table's OPPs are published as a struct opp_array (opp_snapshot.h):
+ * its header, its rates padded for the searches, and its OPPs, in one
+ * allocation. @avail mirrors the availability of the first BITS_PER_LONG
+ * OPPs: in a table of up to OPP_SPAN_MIN OPPs a ceil or floor search finds
  * the nearest available OPP with one bit scan instead of a loop over the
- * OPPs. opp_set_available() keeps the two in step.
+ * OPPs; opp_set_available() keeps the two in step, and opp_array_seal()
+ * writes the rates before the array is published.
  *
  * The device map holds arrays, not tables (see struct opp_map): @dev is
  * the key a search by device compares, @table the table the array is the
@@ -91,32 +82,19 @@
  * holds the OPPs, and every sharer's array is a copy of its header and
  * rates whose @opp points at them (opp_alias_alloc()).
  */
-struct opp_array {
-	struct device *dev;
-	unsigned int count;
-	unsigned int span;
-	unsigned long avail;
-	struct opp *opp;
-	struct opp_table *table;
-	struct rcu_head rcu;
-	unsigned long rate[];
-};
-
-/*
- * Up to this many OPPs, a search counts the rates below the target in
- * one pass of independent compares (no loop, no dependent loads); larger
- * tables are bisected.
- */
-#define OPP_SPAN_MIN	8
 
 /*
  * A device's table (2.6.37 called it struct device_opp). A search through
  * a handle reads @opps; one by device finds the OPPs in the map.
  */
 struct opp_table {
+	/*
+	 * First, where the inline searches through a handle find it;
+	 * ->opps is NULL once the table is removed: a handle on it then
+	 * finds nothing.
+	 */
+	struct opp_table_head head;
 	struct device *dev;
-	/* NULL once the table is removed: a handle on it then finds nothing. */
-	struct opp_array __rcu *opps;
 	/* One for the map while the table is in it, one per handle. */
 	struct kref ref;
 	struct list_head list_node;
@@ -172,7 +150,28 @@ static struct opp_array opp_tombstone = {
 	.dev = (struct device *)&opp_tombstone,
 };
 
-static struct opp_map __rcu *opp_table_by_dev;
+/*
+ * The current map's address, with its shift in the low bits: maps are
+ * allocated aligned to OPP_MAP_TAG + 1 bytes (kmalloc() aligns a
+ * power-of-two size to itself), so a search gets the map and its shift
+ * with one load, and its probe waits for that load only. Read with
+ * READ_ONCE() under RCU (the slot's address depends on the value read, as
+ * rcu_dereference()'s would), written with smp_store_release() under
+ * opp_lock, as rcu_assign_pointer() would.
+ */
+#define OPP_MAP_TAG	63UL
+static unsigned long opp_map_word;
+
+static __always_inline struct opp_map *opp_map_of(unsigned long word)
+{
+	return (struct opp_map *)(word & ~OPP_MAP_TAG);
+}
+
+static void opp_map_publish(struct opp_map *map)
+{
+	/* The map's slots, filled, before a search can find the map. */
+	smp_store_release(&opp_map_word, (unsigned long)map | map->shift);
+}
 
 /* Serializes every update of every table, of the map and of the lists. */
 DEFINE_MUTEX(opp_lock);
@@ -195,113 +194,10 @@ bool opp_bad_dev(struct device *dev, const char *func)
 	return true;
 }
 
-/* Whether @rate is below @freq (@upper false) or not above it (@upper true). */
-static __always_inline unsigned int opp_below(unsigned long rate,
-					      unsigned long freq, bool upper)
-{
-	return upper ? rate <= freq : rate < freq;
-}
-
-/*
- * Index of the first OPP whose rate is >= @freq (@upper false) or > @freq
- * (@upper true), or arr->count: the number of rates below (or not above)
- * @freq. Neither way has a data-dependent branch, so queries spread over
- * the table cost no mispredicted branch. A small table: one pass of
- * independent compares over its OPP_SPAN_MIN padded rates. A larger one:
- * halving steps over its power-of-two span, as many as the span alone
- * says, each choice a select. The padding (ULONG_MAX) is never below
- * @freq, and not above it only for @freq == ULONG_MAX: hence the clamp.
- */
-static __always_inline unsigned int opp_bound(const struct opp_array *arr,
-					      unsigned long freq, bool upper)
-{
-	const unsigned long *rate = arr->rate;
-	unsigned int lo = 0, step;
-
-	if (likely(arr->span == OPP_SPAN_MIN)) {
-		/*
-		 * Sorted: if rate[3] is below, so are rate[0..3], and the
-		 * count is 4 and that of rate[4..7]; if not, none of
-		 * rate[4..7] is. Five compares, four of them independent,
-		 * written out: GCC keeps a loop, at twice the instructions.
-		 */
-		BUILD_BUG_ON(OPP_SPAN_MIN != 8);
-		lo = opp_below(rate[3], freq, upper) * 4;
-		rate += lo;
-		lo += opp_below(rate[0], freq, upper) + opp_below(rate[1], freq, upper) +
-		      opp_below(rate[2], freq, upper) + opp_below(rate[3], freq, upper);
-	} else {
-		for (step = arr->span / 2; step; step /= 2)
-			if (opp_below(rate[lo + step - 1], freq, upper))
-				lo += step;
-		lo += opp_below(rate[lo], freq, upper);
-	}
-	return upper ? min(lo, arr->count) : lo;
-}
-
 static unsigned int opp_lower_bound(const struct opp_array *arr,
 				    unsigned long freq)
 {
 	return opp_bound(arr, freq, false);
-}
-
-/* Every search: find @dev's table, then match in it. */
-enum opp_match { OPP_MATCH_EXACT, OPP_MATCH_CEIL, OPP_MATCH_FLOOR };
-
-/*
- * The index of the OPP of @arr that @how matches at @freq (for
- * OPP_MATCH_EXACT, also by @available; ceil and floor match available OPPs
- * only), or -1 if none does. Inlined into each caller, which passes @how
- * as a constant, and which tests the sign: the bit scan's own test of an
- * empty word decides it, and the table's count is not read again.
- */
-static __always_inline int opp_match(const struct opp_array *arr,
-				     enum opp_match how, unsigned long freq,
-				     bool available)
-{
-	unsigned int i, n = arr->count;
-	unsigned long avail;
-
-	if (likely(arr->span == OPP_SPAN_MIN)) {
-		/* One word holds every OPP's availability: scan it. */
-		avail = READ_ONCE(arr->avail);
-		switch (how) {
-		case OPP_MATCH_EXACT:
-			i = opp_bound(arr, freq, false);
-			if (i < n && arr->rate[i] == freq &&
-			    !!(avail & BIT(i)) == available)
-				return i;
-			return -1;
-		case OPP_MATCH_CEIL:
-			i = opp_bound(arr, freq, false);
-			avail >>= i;
-			return avail ? i + __ffs(avail) : -1;
-		case OPP_MATCH_FLOOR:
-			i = opp_bound(arr, freq, true);
-			avail &= BIT(i) - 1;
-			return avail ? __fls(avail) : -1;
-		}
-	}
-
-	switch (how) {
-	case OPP_MATCH_EXACT:
-		i = opp_bound(arr, freq, false);
-		if (i < n && arr->rate[i] == freq &&
-		    READ_ONCE(arr->opp[i].available) == available)
-			return i;
-		break;
-	case OPP_MATCH_CEIL:
-		for (i = opp_bound(arr, freq, false); i < n; i++)
-			if (READ_ONCE(arr->opp[i].available))
-				return i;
-		break;
-	case OPP_MATCH_FLOOR:
-		for (i = opp_bound(arr, freq, true); i > 0; i--)
-			if (READ_ONCE(arr->opp[i - 1].available))
-				return i - 1;
-		break;
-	}
-	return -1;
 }
 
 /*
@@ -322,10 +218,15 @@ static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
  */
 static __always_inline struct opp_array *opp_map_find(struct device *dev)
 {
-	struct opp_map *map = rcu_dereference_check(opp_table_by_dev,
-						    lockdep_is_held(&opp_lock));
-	unsigned int i = opp_map_hash(map, dev);
+	unsigned long word = READ_ONCE(opp_map_word);
+	struct opp_map *map = opp_map_of(word);
+	/* opp_map_hash(), with the shift from the word: x86 even masks it. */
+	unsigned int i = ((unsigned long)dev * GOLDEN_RATIO_PRIME) >>
+			 (word & OPP_MAP_TAG);
 	struct opp_array *arr;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_is_held(&opp_lock),
+			 "opp: device map read outside RCU and opp_lock");
 
 	/* The first probe nearly always ends it: the mask is read after. */
 	for (;; i = (i + 1) & map->mask) {
@@ -367,13 +268,13 @@ static struct opp_table *opp_table_locked(struct device *dev)
 
 static struct opp_map *opp_map_locked(void)
 {
-	return rcu_dereference_protected(opp_table_by_dev,
-					 lockdep_is_held(&opp_lock));
+	lockdep_assert_held(&opp_lock);
+	return opp_map_of(opp_map_word);
 }
 
 static struct opp_array *opp_array_locked(struct opp_table *table)
 {
-	return rcu_dereference_protected(table->opps, lockdep_is_held(&opp_lock));
+	return rcu_dereference_protected(table->head.opps, lockdep_is_held(&opp_lock));
 }
 
 static struct opp_array *opp_map_slot(struct opp_map *map, unsigned int i)
@@ -385,7 +286,13 @@ static struct opp_map *opp_map_alloc(unsigned int bits)
 {
 	struct opp_map *map;
 
-	map = kzalloc(struct_size(map, slot, 1U << bits), GFP_KERNEL);
+	/* Rounded up to a power of two: the kmalloc bucket it fell in anyway. */
+	map = kzalloc(roundup_pow_of_two(struct_size(map, slot, 1U << bits)),
+		      GFP_KERNEL);
+	if (map && WARN_ON_ONCE((unsigned long)map & OPP_MAP_TAG)) {
+		kfree(map);
+		map = NULL;
+	}
 	if (map) {
 		map->shift = BITS_PER_LONG - bits;
 		map->mask = (1U << bits) - 1;
@@ -454,7 +361,7 @@ static int opp_map_add(struct opp_array *arr)
 				if (t && t != &opp_tombstone)
 					opp_map_place(fresh, t);
 			}
-			rcu_assign_pointer(opp_table_by_dev, fresh);
+			opp_map_publish(fresh);
 			kfree_rcu(map, rcu);
 			map = fresh;
 		} else if (4 * (map->used + 1) > 3 * slots) {
@@ -537,7 +444,7 @@ static int opp_table_publish(struct opp_table *table, struct opp_array *arr)
 	}
 	/* @table's device's array: its OPPs, or a sharer's being promoted. */
 	opp_map_replace(opp_sharer_array(table->dev), arr);
-	rcu_assign_pointer(table->opps, arr);
+	rcu_assign_pointer(table->head.opps, arr);
 	for (i = 0; i < n; i++) {
 		old = opp_sharer_array(table->sharers[i]);
 		opp_map_replace(old, alias[i]);
@@ -683,7 +590,7 @@ static void opp_table_free(struct opp_table *table)
 	kfree(table->notifiers);
 	table->notifiers = NULL;
 	/* Searches through a handle find nothing from now on. */
-	RCU_INIT_POINTER(table->opps, NULL);
+	RCU_INIT_POINTER(table->head.opps, NULL);
 	kfree_rcu(arr, rcu);
 	/*
 	 * A reader compares table->dev but never dereferences it, and a new
@@ -878,7 +785,7 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			return -ENOMEM;
 		}
 		fresh->dev = get_device(dev);
-		RCU_INIT_POINTER(fresh->opps, arr);
+		RCU_INIT_POINTER(fresh->head.opps, arr);
 		kref_init(&fresh->ref);
 		if (facts) {
 			fresh->clock_latency_ns = facts->clock_latency_ns;
@@ -1613,32 +1520,6 @@ static __always_inline struct opp_array *opp_dev_opps(struct device *dev)
 	return opp_map_find(dev);
 }
 
-/*
- * A ceil or floor search in @arr that reports the rate found in *@freq:
- * the OPP, or ERR_PTR(-ERANGE).
- */
-static __always_inline struct opp *opp_match_freq(struct opp_array *arr,
-						  enum opp_match how,
-						  unsigned long *freq)
-{
-	int i = opp_match(arr, how, *freq, true);
-
-	if (unlikely(i < 0))
-		return ERR_PTR(-ERANGE);
-	*freq = arr->rate[i];
-	return &arr->opp[i];
-}
-
-/* An exact search in @arr: the OPP, or ERR_PTR(-ERANGE). */
-static __always_inline struct opp *opp_match_exact(struct opp_array *arr,
-						   unsigned long freq,
-						   bool available)
-{
-	int i = opp_match(arr, OPP_MATCH_EXACT, freq, available);
-
-	return likely(i >= 0) ? &arr->opp[i] : ERR_PTR(-ERANGE);
-}
-
 /**
  * opp_find_freq_exact() - find the OPP at a frequency, by availability
  * @dev:	the device whose table to search
@@ -1887,7 +1768,7 @@ unsigned long opp_get_max_clock_latency(struct device *dev)
 
 	rcu_read_lock();
 	table = opp_table_find(dev);
-	if (table && rcu_access_pointer(table->opps))
+	if (table && rcu_access_pointer(table->head.opps))
 		ns = READ_ONCE(table->clock_latency_ns);
 	else
 		opp_bad_dev(dev, __func__);
@@ -2046,10 +1927,12 @@ struct opp_table *opp_table_get(struct device *dev)
 {
 	struct opp_table *table;
 
+	/* A handle is also its table's head: see opp_snapshot.h. */
+	BUILD_BUG_ON(offsetof(struct opp_table, head) != 0);
 	rcu_read_lock();
 	table = opp_table_find(dev);
 	/* The map's reference goes when the table is removed: it may be 0. */
-	if (!table || !rcu_access_pointer(table->opps) ||
+	if (!table || !rcu_access_pointer(table->head.opps) ||
 	    !kref_get_unless_zero(&table->ref))
 		table = ERR_PTR(opp_bad_dev(dev, __func__) ? -EINVAL : -ENODEV);
 	rcu_read_unlock();
@@ -2074,42 +1957,43 @@ void opp_table_put(struct opp_table *table)
 }
 EXPORT_SYMBOL_GPL(opp_table_put);
 
-/*
- * Whether @table is NULL or an ERR_PTR, in one compare: adding MAX_ERRNO
- * wraps the error values around to 0..MAX_ERRNO - 1, next to NULL's.
+/**
+ * opp_table_fault() - why a search through a handle found nothing to search
+ * @head:	the handle, as opp_table_head() gives it
+ * @no_freq:	whether the search's @freq pointer was NULL (ceil, floor)
+ * @func:	the search's name, for the warning
+ *
+ * The one slow path of every search through a handle, the inline ones of
+ * opp.h included: the searches test the likely case only and call this
+ * from one place, so that what they run on a hit is the match alone,
+ * without even a stack frame. It is told whether @freq was NULL rather
+ * than given the pointer, so that an inline search's caller can keep its
+ * frequency in a register: a pointer to it passed here would make the
+ * compiler keep it in memory on the hit path too. Exported for the
+ * inline searches; not for any other use. Its @head argument makes its
+ * symbol version (with CONFIG_MODVERSIONS) cover the snapshot layout that
+ * they read.
+ *
+ * Context: that of the search that calls it.
+ *
+ * Return: ERR_PTR(-EINVAL), with a ratelimited warning, if @no_freq or
+ * @head is NULL or an ERR_PTR; otherwise ERR_PTR(-ENODEV): the table was
+ * removed.
  */
-static __always_inline bool opp_bad_table(const struct opp_table *table)
+noinline struct opp *opp_table_fault(const struct opp_table_head *head,
+				     bool no_freq, const char *func)
 {
-	return (unsigned long)table + MAX_ERRNO <= MAX_ERRNO;
-}
-
-/* Why a search through a handle found nothing to search; see above. */
-static noinline struct opp *opp_table_fault(struct opp_table *table,
-					    const char *func)
-{
-	if (opp_bad_table(table)) {
-		pr_warn_ratelimited("%s: invalid table %p\n", func, table);
+	if (no_freq) {
+		pr_warn_ratelimited("%s: freq is NULL\n", func);
+		return ERR_PTR(-EINVAL);
+	}
+	if (opp_bad_table((const struct opp_table *)head)) {
+		pr_warn_ratelimited("%s: invalid table %p\n", func, head);
 		return ERR_PTR(-EINVAL);
 	}
 	return ERR_PTR(-ENODEV);
 }
-
-static noinline struct opp *opp_table_freq_fault(struct opp_table *table,
-						 const unsigned long *freq,
-						 const char *func)
-{
-	if (!freq) {
-		pr_warn_ratelimited("%s: freq is NULL\n", func);
-		return ERR_PTR(-EINVAL);
-	}
-	return opp_table_fault(table, func);
-}
-
-/* The handle's current OPPs, or NULL if @table is bad or was removed. */
-static __always_inline struct opp_array *opp_table_opps(struct opp_table *table)
-{
-	return likely(!opp_bad_table(table)) ? rcu_dereference(table->opps) : NULL;
-}
+EXPORT_SYMBOL_GPL(opp_table_fault);
 
 /**
  * opp_table_find_freq_exact() - opp_find_freq_exact() through a handle
@@ -2132,7 +2016,7 @@ struct opp *opp_table_find_freq_exact(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!arr))
-		return opp_table_fault(table, __func__);
+		return opp_table_fault(opp_table_head(table), false, __func__);
 	return opp_match_exact(arr, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
@@ -2157,7 +2041,7 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_freq_fault(table, freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
@@ -2182,7 +2066,7 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 	struct opp_array *arr = opp_table_opps(table);
 
 	if (unlikely(!freq || !arr))
-		return opp_table_freq_fault(table, freq, __func__);
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
@@ -2337,7 +2221,7 @@ static int __init opp_init(void)
 
 	if (!map)
 		return -ENOMEM;
-	RCU_INIT_POINTER(opp_table_by_dev, map);
+	opp_map_publish(map);
 	/* Not "opp": the kernel's own OPP core owns that directory. */
 	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
 	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
@@ -2368,7 +2252,7 @@ static void __exit opp_exit(void)
 	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
 		opp_config_drop(cfg);
 	kfree(opp_map_locked());
-	RCU_INIT_POINTER(opp_table_by_dev, NULL);
+	WRITE_ONCE(opp_map_word, 0);
 	mutex_unlock(&opp_lock);
 	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();

@@ -16,6 +16,8 @@
 #include <linux/err.h>
 #include <linux/types.h>
 
+#include "opp_snapshot.h"	/* the layout the inline searches read */
+
 struct clk;
 struct cpumask;
 struct device;
@@ -23,10 +25,10 @@ struct notifier_block;
 struct regulator;
 
 /*
- * Opaque: a pointer to it is only valid inside the rcu_read_lock() section
- * in which a search returned it, and only the accessors may read it.
+ * struct opp: a pointer to one is only valid inside the rcu_read_lock()
+ * section in which a search returned it, and only the accessors may read
+ * it. Its layout is in opp_snapshot.h for the inline searches only.
  */
-struct opp;
 
 /**
  * struct opp_info - an OPP's values, copied out of its table
@@ -137,6 +139,90 @@ struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 				     unsigned long *freq);
 struct opp *opp_table_find_freq_floor(struct opp_table *table,
 				      unsigned long *freq);
+struct opp *opp_table_fault(const struct opp_table_head *head, bool no_freq,
+			    const char *func);
+
+/*
+ * The same searches, inline, for the hottest callers (a governor's or
+ * scheduler hook's per-tick lookup): no call into the library, the rate
+ * in a register rather than through memory. Same contract, same answers
+ * and error codes as opp_table_find_freq_*(); the error paths are the
+ * library's own, out of line.
+ */
+
+/**
+ * opp_table_find_freq_exact_fast() - opp_table_find_freq_exact(), inline
+ * @table:	the handle, from opp_table_get()
+ * @freq:	the exact frequency in Hz
+ * @available:	whether the OPP looked for is available or disabled
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP whose rate is @freq and whose availability is
+ * @available; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR;
+ * ERR_PTR(-ENODEV) if the table was removed; ERR_PTR(-ERANGE) if no OPP
+ * matches.
+ */
+static __always_inline struct opp *
+opp_table_find_freq_exact_fast(struct opp_table *table, unsigned long freq,
+			       bool available)
+{
+	struct opp_array *arr = opp_table_opps(table);
+
+	if (unlikely(!arr))
+		return opp_table_fault(opp_table_head(table), false, __func__);
+	return opp_match_exact(arr, freq, available);
+}
+
+/**
+ * opp_table_find_freq_ceil_fast() - opp_table_find_freq_ceil(), inline
+ * @table:	the handle, from opp_table_get()
+ * @freq:	in: the lowest acceptable frequency in Hz; out: the rate of
+ *		the OPP found (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR
+ * or @freq is NULL; ERR_PTR(-ENODEV) if the table was removed;
+ * ERR_PTR(-ERANGE) if no available OPP has a rate >= *@freq.
+ */
+static __always_inline struct opp *
+opp_table_find_freq_ceil_fast(struct opp_table *table, unsigned long *freq)
+{
+	struct opp_array *arr = opp_table_opps(table);
+
+	if (unlikely(!freq || !arr))
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+}
+
+/**
+ * opp_table_find_freq_floor_fast() - opp_table_find_freq_floor(), inline
+ * @table:	the handle, from opp_table_get()
+ * @freq:	in: the highest acceptable frequency in Hz; out: the rate of
+ *		the OPP found (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @table is NULL or an ERR_PTR
+ * or @freq is NULL; ERR_PTR(-ENODEV) if the table was removed;
+ * ERR_PTR(-ERANGE) if no available OPP has a rate <= *@freq.
+ */
+static __always_inline struct opp *
+opp_table_find_freq_floor_fast(struct opp_table *table, unsigned long *freq)
+{
+	struct opp_array *arr = opp_table_opps(table);
+
+	if (unlikely(!freq || !arr))
+		return opp_table_fault(opp_table_head(table), !freq, __func__);
+	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+}
 
 /* cpufreq glue: may sleep (allocates), takes no lock. */
 int opp_init_cpufreq_table(struct device *dev,

@@ -16,22 +16,6 @@
 struct device;
 struct device_node;
 
-/*
- * One OPP as a table holds it. Only @available changes once the OPP is
- * published (WRITE_ONCE under opp_lock, READ_ONCE in searches); the rest
- * is fixed for the life of the array that holds it.
- */
-struct opp {
-	unsigned long rate;
-	unsigned long u_volt;
-	unsigned long u_volt_min;
-	unsigned long u_volt_max;
-	unsigned long u_amp;
-	bool available;
-	bool turbo;
-	bool suspend;
-};
-
 /* What a device-tree table says about itself rather than about one OPP. */
 struct opp_table_facts {
 	unsigned long clock_latency_ns;

@@ -834,9 +834,10 @@ out:
 
 /*
  * Ceil lookups through a table handle (opp_table_get()), which skip the
- * device map, beside mainline's device-based ones, on 8 and 1024 OPPs.
- * Every query of every search is first asked through the handle and of
- * mainline, and the answers compared, as for the device-based searches.
+ * device map, out of line and inline, beside mainline's device-based
+ * ones, on 8 and 1024 OPPs. Every query of every search is first asked
+ * through the handle, both ways, and of mainline, and the answers
+ * compared, as for the device-based searches.
  */
 static noinline unsigned long handle_ceil(const struct bench_ctx *c,
 					  unsigned long iters)
@@ -858,29 +859,66 @@ static noinline unsigned long handle_ceil(const struct bench_ctx *c,
 	return sum;
 }
 
-static void bench_handle_agree(struct opp_table *table, struct device *dev,
-			       enum bench_op op, const unsigned long *q)
+/*
+ * The same through the inline searches of opp.h, compiled into this loop:
+ * no call into the library.
+ */
+static noinline unsigned long inline_ceil(const struct bench_ctx *c,
+					  unsigned long iters)
 {
-	unsigned long f, b;
+	struct opp_table *table = c->priv;
+	const unsigned long *q = c->q;
+	unsigned long i, sum = 0;
+
+	for (i = 0; i < iters; i++) {
+		unsigned long f = q[i & BENCH_QMASK];
+		struct opp *opp;
+
+		rcu_read_lock();
+		opp = opp_table_find_freq_ceil_fast(table, &f);
+		if (!IS_ERR(opp))
+			sum += f;
+		rcu_read_unlock();
+	}
+	return sum;
+}
+
+/* One query through a handle, inline (@fast) or not: the rate, or 0. */
+static unsigned long handle_find(struct opp_table *table, enum bench_op op,
+				 unsigned long f, bool fast)
+{
 	struct opp *opp;
+
+	rcu_read_lock();
+	if (op == OP_CEIL)
+		opp = fast ? opp_table_find_freq_ceil_fast(table, &f) :
+			     opp_table_find_freq_ceil(table, &f);
+	else if (op == OP_FLOOR)
+		opp = fast ? opp_table_find_freq_floor_fast(table, &f) :
+			     opp_table_find_freq_floor(table, &f);
+	else
+		opp = fast ? opp_table_find_freq_exact_fast(table, f, true) :
+			     opp_table_find_freq_exact(table, f, true);
+	rcu_read_unlock();
+	return IS_ERR(opp) ? 0 : f;
+}
+
+static void bench_handle_agree(struct opp_table *table, struct device *dev,
+			       enum bench_op op, const unsigned long *q,
+			       bool fast)
+{
+	unsigned long a, b;
 	unsigned int j;
 
 	for (j = 0; j < BENCH_Q; j++) {
-		f = q[j];
-		rcu_read_lock();
-		if (op == OP_CEIL)
-			opp = opp_table_find_freq_ceil(table, &f);
-		else if (op == OP_FLOOR)
-			opp = opp_table_find_freq_floor(table, &f);
-		else
-			opp = opp_table_find_freq_exact(table, f, true);
-		rcu_read_unlock();
+		a = handle_find(table, op, q[j], fast);
 		b = mainline_find(op, dev, q[j]);
 		agree_total++;
-		if (IS_ERR(opp) || f != b) {
+		if (!a || a != b) {
 			if (!agree_bad)
-				dev_err(dev, "handle %s(%lu): ours %lu, mainline %lu\n",
-					op_names[op], q[j], IS_ERR(opp) ? 0 : f, b);
+				dev_err(dev, "handle%s %s(%lu): ours %lu, mainline %lu\n",
+					fast ? " inline" : "", op_names[op],
+					q[j], a, b);
 			agree_bad++;
 		}
 	}
@@ -909,12 +947,17 @@ static int bench_handles(unsigned long (*q)[BENCH_Q])
 			return PTR_ERR(table);
 		}
 		bench_queries(q, n);
-		for (op = 0; op < NR_LOOKUPS; op++)
-			bench_handle_agree(table, dev, op, q[op]);
+		for (op = 0; op < NR_LOOKUPS; op++) {
+			bench_handle_agree(table, dev, op, q[op], false);
+			bench_handle_agree(table, dev, op, q[op], true);
+		}
 		c.q = q[OP_CEIL];
 		c.priv = table;
 		r = bench_row("handle", "ceil", "ns", "%u", n);
 		bench_set_both(r, bench_time(handle_ceil, &c),
+			       bench_time(lookup_fns[MAINLINE], &c));
+		r = bench_row("inline", "ceil", "ns", "%u", n);
+		bench_set_both(r, bench_time(inline_ceil, &c),
 			       bench_time(lookup_fns[MAINLINE], &c));
 		opp_table_put(table);
 		bench_remove_both(dev);

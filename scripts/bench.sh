@@ -115,6 +115,11 @@ END {
 		row("the same through a table handle (opp_table_get())",
 		    sprintf("%.1fx (%s vs %s ns)", m / o, o, m), m / o >= 10)
 	}
+	if (has("inline,ceil,8")) {
+		o = v("inline,ceil,8", "o"); m = v("inline,ceil,8", "m")
+		row("the same through a handle, inline (opp_table_find_freq_ceil_fast())",
+		    sprintf("%.1fx (%s vs %s ns)", m / o, o, m), m / o >= 10)
+	}
 
 	worst = 0; s = ""
 	split("ceil floor exact", ops, " ")
@@ -171,6 +176,11 @@ END {
 	if (has("handle,ceil,8")) {
 		o = v("handle,ceil,8", "o")
 		row("the same through a table handle",
+		    sprintf("%.2fx (%s vs %s ns)", o / fl, o, fl), o / fl <= 3)
+	}
+	if (has("inline,ceil,8")) {
+		o = v("inline,ceil,8", "o")
+		row("the same through a handle, inline",
 		    sprintf("%.2fx (%s vs %s ns)", o / fl, o, fl), o / fl <= 3)
 	}
 	if (missing)
