@@ -269,6 +269,9 @@ static struct {
 	/* A CPU's device that shares device 0's table, or NULL. */
 	struct device *sharer;
 	atomic_long_t sharer_reads;
+	/* A handle on device 0's table, for the inline searches. */
+	struct opp_table *handle;
+	atomic_long_t inline_reads;
 	struct torture_table tables[TORTURE_NDEVS];
 	atomic_t released;
 	struct torture_reader *readers;
@@ -495,9 +498,20 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 	unsigned long f = fd.q, s;
 	struct opp *opp;
 
+	/* A third of device 0's searches: inline, through the handle. */
+	bool inl = d == TORTURE_STABLE && tt.handle &&
+		   !(prandom_u32_state(rnd) % 3);
+
 	s = torture_read_begin(d);
 	rcu_read_lock();
-	if (how == FIXTURE_CEIL)
+	if (inl && how == FIXTURE_CEIL)
+		opp = opp_table_find_freq_ceil_fast(tt.handle, &f);
+	else if (inl && how == FIXTURE_FLOOR)
+		opp = opp_table_find_freq_floor_fast(tt.handle, &f);
+	else if (inl)
+		opp = opp_table_find_freq_exact_fast(tt.handle, fd.q,
+						     how == FIXTURE_EXACT);
+	else if (how == FIXTURE_CEIL)
 		opp = opp_find_freq_ceil(dev, &f);
 	else if (how == FIXTURE_FLOOR)
 		opp = opp_find_freq_floor(dev, &f);
@@ -521,6 +535,8 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 	if (fd.err && f != fd.q)
 		torture_violation(V_UNTOUCHED, d, fd.q, f, fd.err);
 	torture_judge(d, how, &fd, &seen, false);
+	if (inl)
+		atomic_long_inc(&tt.inline_reads);
 	return true;
 }
 
@@ -1329,6 +1345,12 @@ static int torture_suite_init(struct kunit_suite *suite)
 	ret = torture_share_stable();
 	if (ret)
 		goto out;
+	tt.handle = opp_table_get(tt.devs[TORTURE_STABLE]);
+	if (IS_ERR(tt.handle)) {
+		ret = PTR_ERR(tt.handle);
+		tt.handle = NULL;
+		goto out;
+	}
 
 	pr_info("%u s, %u readers, %u updaters, seed %lu, timer every %u us\n",
 		duration, tt.nreaders, tt.nupdaters, seed, irq_period_us);
@@ -1349,6 +1371,8 @@ static void torture_suite_exit(struct kunit_suite *suite)
 {
 	unsigned int d;
 
+	if (tt.handle)
+		opp_table_put(tt.handle);
 	if (tt.sharer)
 		opp_remove_table(tt.sharer);
 	for (d = 0; d < TORTURE_NDEVS; d++) {
@@ -1406,6 +1430,10 @@ static void torture_readers(struct kunit *test)
 	} else {
 		kunit_info(test, "torture: no CPU device: device 0 has no sharer");
 	}
+	kunit_info(test, "torture: inline searches through device 0's handle: %ld judged",
+		   atomic_long_read(&tt.inline_reads));
+	KUNIT_EXPECT_GE(test, atomic_long_read(&tt.inline_reads),
+			(long)TORTURE_MIN_READS);
 }
 
 /*
@@ -1534,6 +1562,8 @@ static void torture_release(struct kunit *test)
 	unsigned int d;
 
 	KUNIT_ASSERT_EQ(test, tt.setup_err, 0);
+	opp_table_put(tt.handle);
+	tt.handle = NULL;
 	for (d = 0; d < TORTURE_NDEVS; d++) {
 		opp_remove_table(tt.devs[d]);
 		put_device(tt.devs[d]);
