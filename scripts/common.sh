@@ -152,6 +152,19 @@ test_dtb() {
 	rm -rf "$tmp"
 }
 
+# board_osc DTB: the path of the vexpress-a9 oscillator extsaxiclk, an
+# arm,vexpress-osc node under /dcc: "extsaxiclk" in 6.1's tree,
+# "clock-controller-0" in 6.12's (named by clock-output-names in both).
+board_osc() {
+	local dtb=$1 n
+	for n in $(fdtget -l "$dtb" /dcc 2>/dev/null); do
+		[ "$(fdtget "$dtb" "/dcc/$n" compatible 2>/dev/null)" = arm,vexpress-osc ] &&
+		[ "$(fdtget "$dtb" "/dcc/$n" clock-output-names 2>/dev/null)" = extsaxiclk ] &&
+			{ echo "/dcc/$n"; return 0; }
+	done
+	die "no arm,vexpress-osc oscillator extsaxiclk under /dcc in $dtb"
+}
+
 # board_clock_dtb DTB: the vexpress-a9 oscillator that the opp_board_clock
 # suite (selftest/opp_board_clock_test.c) programs, and a node of its own,
 # /opp-board-clock, whose clocks property points at it. The oscillator is
@@ -163,9 +176,8 @@ test_dtb() {
 # motherboard's oscclk2, the UARTs' and timers' reference. The board's
 # tree gives extsaxiclk no phandle: it gets the first free one here.
 board_clock_dtb() {
-	local dtb=$1 osc=/dcc/extsaxiclk ph
-	[ "$(fdtget "$dtb" "$osc" compatible 2>/dev/null)" = arm,vexpress-osc ] ||
-		die "no arm,vexpress-osc oscillator at $osc in $dtb"
+	local dtb=$1 osc ph
+	osc=$(board_osc "$dtb")
 	if ! ph=$(fdtget -t u "$dtb" "$osc" phandle 2>/dev/null); then
 		ph=$(dtc -q -I dtb -O dts "$dtb" |
 			sed -n 's/.*phandle = <\(0x[0-9a-f]*\)>;.*/\1/p' |
@@ -201,7 +213,7 @@ cluster_dtb() {
 	fi
 	rm -rf "$tmp"
 	[ "$TIER" = arm ] || return 0
-	ph=$(fdtget -t u "$dtb" /dcc/extsaxiclk phandle) ||
+	ph=$(fdtget -t u "$dtb" "$(board_osc "$dtb")" phandle) ||
 		die "the board oscillator has no phandle in $dtb"
 	for cpu in 0 1; do
 		fdtput -t u "$dtb" "/cpus/cpu@$cpu" clocks "$ph" ||
