@@ -59,7 +59,7 @@ fi
 export ARCH CROSS_COMPILE TIER FLAVOUR
 
 # The config fragments of a kernel build, merged in this order on top of
-# the tier's defconfig: the tier's own, then the flavour's (UML has its own
+# the tier's base (kernel_base): the tier's own, then the flavour's (UML has its own
 # debug fragment: it lacks some of the ARM kernel's checkers).
 kernel_fragments() {
 	case "$TIER" in
@@ -75,6 +75,15 @@ kernel_fragments() {
 	esac
 }
 
+# The configuration the fragments are merged on: allnoconfig for the QEMU
+# guests (only what they run), the UML defconfig for User-Mode Linux.
+kernel_base() {
+	case "$TIER" in
+	arm|arm64) echo allnoconfig ;;
+	uml) echo defconfig ;;
+	esac
+}
+
 # The key of a kernel build: the Debian package version of the source and
 # a hash of every input that shapes the .config.
 kernel_key() {
@@ -82,7 +91,7 @@ kernel_key() {
 	pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null) ||
 		die "linux-source-$KVER is not installed (run scripts/deps.sh)"
 	read -ra frags <<<"$(kernel_fragments)"
-	hash=$(cat "${frags[@]}" | sha256sum | cut -c1-12)
+	hash=$({ kernel_base; cat "${frags[@]}"; } | sha256sum | cut -c1-12)
 	echo "$KVER-$pkgver-$(tier_name)$FLAVOUR-$hash"
 }
 
