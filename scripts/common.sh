@@ -59,12 +59,14 @@ fi
 export ARCH CROSS_COMPILE TIER FLAVOUR
 
 # The config fragments of a kernel build, merged in this order on top of
-# the tier's base (kernel_base): the tier's own, then the flavour's (UML has its own
-# debug fragment: it lacks some of the ARM kernel's checkers).
+# the tier's base (kernel_base): for the QEMU guests what every guest
+# needs, the board's, then the flavour's; for UML its own, then its own
+# debug fragment (it lacks some of the ARM kernel's checkers).
 kernel_fragments() {
 	case "$TIER" in
-	arm) echo "$TOP/configs/arm.config $TOP/configs/$FLAVOUR.config" ;;
-	arm64) echo "$TOP/configs/arm64.config $TOP/configs/$FLAVOUR.config" ;;
+	arm|arm64)
+		echo "$TOP/configs/minimal.config $TOP/configs/$ARCH.config $TOP/configs/$FLAVOUR.config"
+		;;
 	uml)
 		if [ -f "$TOP/configs/um-$FLAVOUR.config" ]; then
 			echo "$TOP/configs/um.config $TOP/configs/um-$FLAVOUR.config"
