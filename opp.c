@@ -32,21 +32,16 @@
  * the chain is a blocking one: an SRCU chain would buy nothing here, and
  * srcu_init_notifier_head() BUG()s where it fails to allocate.
  *
- * The file follows opp.h, one section each: data; internals; updaters;
- * notifiers; per-device configuration; searches and accessors; copy-out
- * lookups; table handles; cpufreq glue; debugfs and module load/unload.
- * The device-tree parser is in opp_of.c; what the two share, in
- * opp_internal.h.
+ * This file is the core: data; internals; updaters; notifiers; searches
+ * and accessors; copy-out lookups; table handles; module load and
+ * unload. opp_internal.h says which file holds the rest, and what the
+ * files share.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/cpu.h>
-#include <linux/cpufreq.h>
-#include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/err.h>
-#include <linux/hash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/log2.h>
@@ -55,9 +50,7 @@
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/overflow.h>
-#include <linux/regulator/consumer.h>
 #include <linux/rcupdate.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 
 #include "opp.h"
@@ -81,67 +74,10 @@
  * that a search by any of them costs the same: the table's own array
  * holds the OPPs, and every sharer's array is a copy of its header and
  * rates whose @opp points at them (opp_alias_alloc()).
- */
-
-/*
- * A device's table (2.6.37 called it struct device_opp). A search through
- * a handle reads @opps; one by device finds the OPPs in the map.
- */
-struct opp_table {
-	/*
-	 * First, where the inline searches through a handle find it;
-	 * ->opps is NULL once the table is removed: a handle on it then
-	 * finds nothing.
-	 */
-	struct opp_table_head head;
-	struct device *dev;
-	/* One for the map while the table is in it, one per handle. */
-	struct kref ref;
-	struct list_head list_node;
-	struct blocking_notifier_head *notifiers;
-	/* The largest clock-latency-ns of its device-tree OPPs (READ_ONCE). */
-	unsigned long clock_latency_ns;
-	/* The device-tree table node it was read from, if shared (counted). */
-	struct device_node *np;
-	/*
-	 * The other devices that share it (counted), each with an array of
-	 * its own in the map; see opp_table_publish().
-	 */
-	struct device **sharers;
-	unsigned int nr_sharers;
-	struct rcu_head rcu;
-};
-
-/*
- * The device -> OPPs map: open addressing with linear probing over a
- * power-of-two array of pointers, indexed by a multiplicative hash of the
- * device pointer. A slot points at a table's current OPP array, which
- * carries its device as the key and its table for the updaters: a search
- * by device goes from the slot straight to the OPPs, with no stop at the
- * table. Whoever publishes a new array for a table publishes it in the
- * table and in its slot (opp_table_publish()). A SoC has a handful of
- * tables, so the array is small (64 slots to start) and a search finds its
- * device at the first probe nearly always, for the cost of a multiply and
- * two loads.
  *
- * Readers probe under RCU without a lock. A slot changes only from empty
- * to an array, from an array to its table's next one, from an array to
- * the tombstone (which keeps the probe going) and from the tombstone to an
- * array; each is one pointer, published with rcu_assign_pointer(), so a
- * reader sees each slot before or after a change, never half of one, and
- * an array's key and OPPs always belong together. Under opp_lock, a map
- * that would get more than half full (tombstones count) is rebuilt as a
- * new copy, published with RCU, without its tombstones; if that
- * allocation fails the insertion goes on in place up to three quarters
- * full. A map is therefore never full, and every probe ends.
+ * struct opp_table and struct opp_map, which the other files of the
+ * library read too, are in opp_internal.h.
  */
-struct opp_map {
-	struct rcu_head rcu;
-	unsigned int shift;	/* BITS_PER_LONG - log2 of the number of slots */
-	unsigned int mask;	/* the number of slots, less one */
-	unsigned int used;	/* slots holding an array or the tombstone */
-	struct opp_array __rcu *slot[];
-};
 
 #define OPP_MAP_MIN_BITS	6
 
@@ -150,22 +86,8 @@ static struct opp_array opp_tombstone = {
 	.dev = (struct device *)&opp_tombstone,
 };
 
-/*
- * The current map's address, with its shift in the low bits: maps are
- * allocated aligned to OPP_MAP_TAG + 1 bytes (kmalloc() aligns a
- * power-of-two size to itself), so a search gets the map and its shift
- * with one load, and its probe waits for that load only. Read with
- * READ_ONCE() under RCU (the slot's address depends on the value read, as
- * rcu_dereference()'s would), written with smp_store_release() under
- * opp_lock, as rcu_assign_pointer() would.
- */
-#define OPP_MAP_TAG	63UL
-static unsigned long opp_map_word;
-
-static __always_inline struct opp_map *opp_map_of(unsigned long word)
-{
-	return (struct opp_map *)(word & ~OPP_MAP_TAG);
-}
+/* The current map and its shift: see OPP_MAP_TAG. */
+unsigned long opp_map_word;
 
 static void opp_map_publish(struct opp_map *map)
 {
@@ -177,22 +99,9 @@ static void opp_map_publish(struct opp_map *map)
 DEFINE_MUTEX(opp_lock);
 
 /* Every table in creation order, for debugfs and unload. */
-static LIST_HEAD(opp_table_list);
-
-/* Every device's opp_set_config(), under opp_lock. */
-static LIST_HEAD(opp_config_list);
-
-static struct dentry *opp_debugfs_dir;
+LIST_HEAD(opp_table_list);
 
 /* ---- Internals shared by readers and updaters ---- */
-
-bool opp_bad_dev(struct device *dev, const char *func)
-{
-	if (!IS_ERR_OR_NULL(dev))
-		return false;
-	pr_warn_ratelimited("%s: invalid device %p\n", func, dev);
-	return true;
-}
 
 static unsigned int opp_lower_bound(const struct opp_array *arr,
 				    unsigned long freq)
@@ -211,70 +120,10 @@ static __always_inline unsigned int opp_map_hash(const struct opp_map *map,
 	return ((unsigned long)dev * GOLDEN_RATIO_PRIME) >> map->shift;
 }
 
-/*
- * @dev's current OPPs, or NULL; the caller holds RCU or opp_lock. A NULL
- * or ERR_PTR @dev is simply not found: the callers tell it apart on that
- * (rare) path, not on every search.
- */
-static __always_inline struct opp_array *opp_map_find(struct device *dev)
-{
-	unsigned long word = READ_ONCE(opp_map_word);
-	struct opp_map *map = opp_map_of(word);
-	/* opp_map_hash(), with the shift from the word: x86 even masks it. */
-	unsigned int i = ((unsigned long)dev * GOLDEN_RATIO_PRIME) >>
-			 (word & OPP_MAP_TAG);
-	struct opp_array *arr;
-
-	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_is_held(&opp_lock),
-			 "opp: device map read outside RCU and opp_lock");
-
-	/* The first probe nearly always ends it: the mask is read after. */
-	for (;; i = (i + 1) & map->mask) {
-		arr = rcu_dereference_check(map->slot[i],
-					    lockdep_is_held(&opp_lock));
-		if (likely(!arr || arr->dev == dev))
-			return arr;
-	}
-}
-
-/* @dev's table, or NULL; the caller holds RCU or opp_lock. */
-static __always_inline struct opp_table *opp_table_find(struct device *dev)
-{
-	struct opp_array *arr = opp_map_find(dev);
-
-	return arr ? arr->table : NULL;
-}
-
-/*
- * Reader side: the current snapshot of @dev's table, or an ERR_PTR
- * (-EINVAL for a NULL or ERR_PTR @dev, warned about as @func's).
- */
-static __always_inline struct opp_array *opp_array_rcu(struct device *dev,
-						       const char *func)
-{
-	struct opp_array *arr = opp_map_find(dev);
-
-	if (likely(arr))
-		return arr;
-	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
-}
-
-/* Updater side: @dev's table, or NULL. */
-static struct opp_table *opp_table_locked(struct device *dev)
-{
-	lockdep_assert_held(&opp_lock);
-	return opp_table_find(dev);
-}
-
 static struct opp_map *opp_map_locked(void)
 {
 	lockdep_assert_held(&opp_lock);
 	return opp_map_of(opp_map_word);
-}
-
-static struct opp_array *opp_array_locked(struct opp_table *table)
-{
-	return rcu_dereference_protected(table->head.opps, lockdep_is_held(&opp_lock));
 }
 
 static struct opp_array *opp_map_slot(struct opp_map *map, unsigned int i)
@@ -455,7 +304,7 @@ static int opp_table_publish(struct opp_table *table, struct opp_array *arr)
 }
 
 /* Take the sharer @k of @table out of it: its searches find nothing. */
-static void opp_table_unshare(struct opp_table *table, unsigned int k)
+void opp_table_unshare(struct opp_table *table, unsigned int k)
 {
 	struct device *dev = table->sharers[k];
 	struct opp_array *alias = opp_sharer_array(dev);
@@ -614,7 +463,7 @@ static void opp_table_remove(struct opp_table *table)
 }
 
 /* Make @dev, which has no table, a sharer of @table. */
-static int opp_table_share(struct opp_table *table, struct device *dev)
+int opp_table_share(struct opp_table *table, struct device *dev)
 {
 	struct opp_array *alias;
 	struct device **sharers;
@@ -708,22 +557,6 @@ static void opp_keep_one_suspend(struct opp_array *arr)
 			arr->opp[i].suspend = false;
 		seen |= arr->opp[i].suspend;
 	}
-}
-
-/*
- * A new OPP whose voltage range the device's regulator cannot give is
- * added disabled, as the kernel's OPP core does: it must never be set.
- */
-static void opp_check_supply(struct device *dev,
-			     const struct opp_dev_config *cfg, struct opp *pt)
-{
-	if (!cfg || !cfg->supply || !pt->u_volt || !pt->available ||
-	    regulator_is_supported_voltage(cfg->supply, pt->u_volt_min,
-					   pt->u_volt_max))
-		return;
-	dev_warn(dev, "OPP %lu Hz: %lu-%lu uV is beyond its regulator: disabled\n",
-		 pt->rate, pt->u_volt_min, pt->u_volt_max);
-	pt->available = false;
 }
 
 /*
@@ -1060,120 +893,6 @@ int opp_remove_table(struct device *dev)
 }
 EXPORT_SYMBOL_GPL(opp_remove_table);
 
-/**
- * opp_set_sharing_cpus() - make CPUs share one CPU's table
- * @cpu_dev:	the device of a CPU that has a table
- * @cpumask:	the CPUs that share it (@cpu_dev's own CPU may be in it)
- *
- * For CPUs that one clock and one supply drive together, as
- * ``opp-shared`` says in the device tree: each CPU of @cpumask finds
- * @cpu_dev's table from then on (the same OPPs, the same notifier chain,
- * at the cost of a search by any device). CPUs already sharing it are
- * left as they are. Each keeps it until opp_remove_table() on its device;
- * the table goes with the last of them.
- *
- * Context: process context; may sleep. Takes the library's update mutex;
- * must not be called under rcu_read_lock().
- *
- * Return: 0 on success; -EINVAL if @cpu_dev is NULL or an ERR_PTR or
- * @cpumask is NULL; -ENODEV if @cpu_dev has no table or a CPU of
- * @cpumask has no device; -EBUSY if a CPU of @cpumask has a table of its
- * own; -ENOMEM if memory ran out. On error no CPU was added.
- */
-int opp_set_sharing_cpus(struct device *cpu_dev, const struct cpumask *cpumask)
-{
-	struct opp_table *table, *other;
-	unsigned int cpu, added = 0;
-	struct device *dev;
-	int ret = 0;
-
-	might_sleep();
-	if (opp_bad_dev(cpu_dev, __func__))
-		return -EINVAL;
-	if (!cpumask) {
-		dev_warn_ratelimited(cpu_dev, "%s: cpumask is NULL\n", __func__);
-		return -EINVAL;
-	}
-
-	mutex_lock(&opp_lock);
-	table = opp_table_locked(cpu_dev);
-	if (!table) {
-		ret = -ENODEV;
-		goto unlock;
-	}
-	for_each_cpu(cpu, cpumask) {
-		dev = get_cpu_device(cpu);
-		other = dev ? opp_table_locked(dev) : NULL;
-		if (!dev || (other && other != table)) {
-			ret = dev ? -EBUSY : -ENODEV;
-			goto unlock;
-		}
-	}
-	for_each_cpu(cpu, cpumask) {
-		dev = get_cpu_device(cpu);
-		if (opp_table_locked(dev))
-			continue;
-		ret = opp_table_share(table, dev);
-		if (ret)
-			break;
-		added++;
-	}
-	/* All or nothing: the CPUs added last are the last sharers. */
-	while (ret && added--)
-		opp_table_unshare(table, table->nr_sharers - 1);
-unlock:
-	mutex_unlock(&opp_lock);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(opp_set_sharing_cpus);
-
-/**
- * opp_get_sharing_cpus() - the CPUs that share a CPU's table
- * @cpu_dev:	the device of a CPU that has a table
- * @cpumask:	filled with the CPUs whose devices find that table
- *
- * One cpufreq policy per table: these CPUs change frequency together.
- * A table no other CPU shares gives @cpu_dev's CPU alone.
- *
- * Context: any context but NMI; takes no lock but RCU. Against a
- * concurrent opp_set_sharing_cpus() or opp_remove_table(), @cpumask is the
- * set before or after, CPU by CPU.
- *
- * Return: 0 on success; -EINVAL if @cpu_dev is NULL or an ERR_PTR or
- * @cpumask is NULL; -ENODEV if @cpu_dev has no table.
- */
-int opp_get_sharing_cpus(struct device *cpu_dev, struct cpumask *cpumask)
-{
-	struct opp_table *table;
-	struct device *dev;
-	unsigned int cpu;
-	int ret = 0;
-
-	if (opp_bad_dev(cpu_dev, __func__))
-		return -EINVAL;
-	if (!cpumask) {
-		dev_warn_ratelimited(cpu_dev, "%s: cpumask is NULL\n", __func__);
-		return -EINVAL;
-	}
-
-	cpumask_clear(cpumask);
-	rcu_read_lock();
-	table = opp_table_find(cpu_dev);
-	if (!table) {
-		ret = -ENODEV;
-		goto unlock;
-	}
-	for_each_possible_cpu(cpu) {
-		dev = get_cpu_device(cpu);
-		if (dev && opp_table_find(dev) == table)
-			cpumask_set_cpu(cpu, cpumask);
-	}
-unlock:
-	rcu_read_unlock();
-	return ret;
-}
-EXPORT_SYMBOL_GPL(opp_get_sharing_cpus);
-
 /* ---- Notifiers ---- */
 
 /* The table whose chain holds @nb, or NULL. */
@@ -1294,195 +1013,6 @@ int opp_unregister_notifier(struct device *dev, struct notifier_block *nb)
 	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_unregister_notifier);
-
-/* ---- Per-device configuration: device-tree reading, clock and supply ---- */
-
-const struct opp_dev_config *opp_config_locked(struct device *dev)
-{
-	struct opp_dev_config *cfg;
-
-	lockdep_assert_held(&opp_lock);
-	list_for_each_entry(cfg, &opp_config_list, node)
-		if (cfg->dev == dev)
-			return cfg;
-	return NULL;
-}
-
-/* @dev's configuration, counted, or NULL; put it with opp_config_put(). */
-struct opp_dev_config *opp_config_get(struct device *dev)
-{
-	struct opp_dev_config *cfg;
-
-	mutex_lock(&opp_lock);
-	cfg = (struct opp_dev_config *)opp_config_locked(dev);
-	if (cfg)
-		kref_get(&cfg->ref);
-	mutex_unlock(&opp_lock);
-	return cfg;
-}
-
-static void opp_config_release(struct kref *ref)
-{
-	struct opp_dev_config *cfg = container_of(ref, struct opp_dev_config,
-						  ref);
-
-	put_device(cfg->dev);
-	kfree(cfg->supported_hw);
-	kfree_const(cfg->prop_name);
-	kfree(cfg);
-}
-
-void opp_config_put(struct opp_dev_config *cfg)
-{
-	kref_put(&cfg->ref, opp_config_release);
-}
-
-/* Take @cfg off the list; it goes when its last user puts it. */
-static void opp_config_drop(struct opp_dev_config *cfg)
-{
-	lockdep_assert_held(&opp_lock);
-	list_del(&cfg->node);
-	opp_config_put(cfg);
-}
-
-/**
- * opp_set_config() - say how a device's device-tree table is to be read
- * @dev:	the device whose table opp_of_add_table() will parse
- * @config:	what to read; the library keeps copies of what it points at
- *
- * Tells the parser of ``operating-points-v2`` tables what only the driver
- * knows: @config->supported_hw, one version mask per level of the SoC's
- * hierarchy, keeps the OPPs whose ``opp-supported-hw`` matches it (with a
- * mask set, an OPP without that property is dropped; without one, an OPP
- * with it is dropped, as in the kernel's OPP core); @config->prop_name
- * picks ``opp-microvolt-<name>`` and ``opp-microamp-<name>`` over the
- * plain properties where an OPP has them. @config->clk and
- * @config->supply are the device's clock and voltage regulator, which
- * opp_set_rate() programs; the caller keeps them (they must outlive the
- * configuration), and OPPs added while the supply is set whose voltage
- * range it cannot give are added disabled, with a warning each.
- *
- * Set it before the table exists; it lasts until opp_clear_config(), and
- * takes a reference on @dev until then.
- *
- * Context: process context; may sleep. Takes the library's update mutex;
- * must not be called under rcu_read_lock().
- *
- * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR, @config is
- * NULL or sets nothing, @config->supported_hw and
- * @config->supported_hw_count disagree (one is 0 or NULL, the other not),
- * @config->prop_name is empty, or @config->clk or @config->supply is an
- * ERR_PTR; -EBUSY if @dev already has a
- * configuration or a table; -ENOMEM if memory ran out. On error nothing
- * changes.
- */
-int opp_set_config(struct device *dev, const struct opp_config *config)
-{
-	struct opp_dev_config *cfg;
-	int ret = 0;
-
-	might_sleep();
-	if (opp_bad_dev(dev, __func__))
-		return -EINVAL;
-	if (!config || !!config->supported_hw != !!config->supported_hw_count ||
-	    (config->prop_name && !*config->prop_name) ||
-	    IS_ERR(config->clk) || IS_ERR(config->supply) ||
-	    (!config->supported_hw && !config->prop_name && !config->clk &&
-	     !config->supply)) {
-		dev_warn_ratelimited(dev, "%s: invalid configuration\n", __func__);
-		return -EINVAL;
-	}
-
-	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
-	if (!cfg)
-		return -ENOMEM;
-	kref_init(&cfg->ref);
-	mutex_init(&cfg->rate_lock);
-	cfg->clk = config->clk;
-	cfg->supply = config->supply;
-	if (config->supported_hw) {
-		cfg->supported_hw = kmemdup(config->supported_hw,
-					    array_size(config->supported_hw_count,
-						       sizeof(u32)),
-					    GFP_KERNEL);
-		cfg->supported_hw_count = config->supported_hw_count;
-	}
-	if (config->prop_name)
-		cfg->prop_name = kstrdup_const(config->prop_name, GFP_KERNEL);
-	if ((config->supported_hw && !cfg->supported_hw) ||
-	    (config->prop_name && !cfg->prop_name)) {
-		ret = -ENOMEM;
-		goto free;
-	}
-
-	mutex_lock(&opp_lock);
-	if (opp_config_locked(dev) || opp_table_locked(dev)) {
-		ret = -EBUSY;
-	} else {
-		cfg->dev = get_device(dev);
-		list_add_tail(&cfg->node, &opp_config_list);
-	}
-	mutex_unlock(&opp_lock);
-	if (!ret)
-		return 0;
-free:
-	kfree(cfg->supported_hw);
-	kfree_const(cfg->prop_name);
-	kfree(cfg);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(opp_set_config);
-
-/**
- * opp_clear_config() - forget what opp_set_config() said about a device
- * @dev:	the device
- *
- * The table parsed meanwhile stays as it is; opp_set_rate() fails with
- * -ENODEV from now on (a call in flight finishes first, with the clock
- * and supply it started with). Clearing a device without a configuration
- * does nothing.
- *
- * Context: process context; may sleep. Takes the library's update mutex;
- * must not be called under rcu_read_lock().
- */
-void opp_clear_config(struct device *dev)
-{
-	struct opp_dev_config *cfg;
-
-	might_sleep();
-	if (opp_bad_dev(dev, __func__))
-		return;
-	mutex_lock(&opp_lock);
-	cfg = (struct opp_dev_config *)opp_config_locked(dev);
-	if (cfg)
-		opp_config_drop(cfg);
-	mutex_unlock(&opp_lock);
-}
-EXPORT_SYMBOL_GPL(opp_clear_config);
-
-static void opp_clear_config_action(void *dev)
-{
-	opp_clear_config(dev);
-}
-
-/**
- * devm_opp_set_config() - opp_set_config(), cleared when the driver goes
- * @dev:	the device, bound to the driver calling this
- * @config:	as for opp_set_config()
- *
- * Context: process context; may sleep, as opp_set_config().
- *
- * Return: as opp_set_config(); on error nothing is left registered.
- */
-int devm_opp_set_config(struct device *dev, const struct opp_config *config)
-{
-	int ret = opp_set_config(dev, config);
-
-	if (ret)
-		return ret;
-	return devm_add_action_or_reset(dev, opp_clear_config_action, dev);
-}
-EXPORT_SYMBOL_GPL(devm_opp_set_config);
 
 /* ---- Searches and accessors (the caller holds rcu_read_lock()) ---- */
 
@@ -2071,149 +1601,7 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
-/* ---- cpufreq glue ---- */
-
-/**
- * opp_init_cpufreq_table() - build a cpufreq frequency table from a device
- * @dev:	the device (usually a CPU) whose table to convert
- * @table:	out: the new table; free it with opp_free_cpufreq_table()
- *
- * One entry per available OPP in increasing order: .frequency in kHz,
- * .driver_data the entry's index, .flags CPUFREQ_BOOST_FREQ for a turbo
- * OPP (0 otherwise); CPUFREQ_TABLE_END closes the table.
- * The entries come from one snapshot of @dev's table, read under RCU.
- *
- * Context: process context; may sleep (allocates). Takes no lock, so a
- * notifier callback may call it; must not be called under rcu_read_lock().
- *
- * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @table is
- * NULL; -ENODEV if @dev has no table; -ENODATA if no OPP is available;
- * -ENOMEM if memory ran out. *@table is set only on success.
- */
-int opp_init_cpufreq_table(struct device *dev,
-			   struct cpufreq_frequency_table **table)
-{
-	struct cpufreq_frequency_table *ft;
-	struct opp_array *arr;
-	unsigned int i, j, size;
-	int ret;
-
-	might_sleep();
-	if (opp_bad_dev(dev, __func__))
-		return -EINVAL;
-	if (!table) {
-		dev_warn_ratelimited(dev, "%s: table is NULL\n", __func__);
-		return -EINVAL;
-	}
-
-	rcu_read_lock();
-	arr = opp_array_rcu(dev, __func__);
-	ret = PTR_ERR_OR_ZERO(arr);
-	size = ret ? 0 : arr->count;
-	rcu_read_unlock();
-	if (ret)
-		return ret;
-	/*
-	 * Allocate outside RCU for as many OPPs as the table has, then copy
-	 * the table as it is then; should it have grown meanwhile, again.
-	 */
-	for (;;) {
-		ft = kmalloc_array(size + 1, sizeof(*ft), GFP_KERNEL);
-		if (!ft)
-			return -ENOMEM;
-		rcu_read_lock();
-		arr = opp_array_rcu(dev, __func__);
-		ret = PTR_ERR_OR_ZERO(arr);
-		if (!ret && arr->count > size) {
-			size = arr->count;
-			ret = -EAGAIN;
-		}
-		for (i = 0, j = 0; !ret && i < arr->count; i++) {
-			if (!READ_ONCE(arr->opp[i].available))
-				continue;
-			ft[j].flags = arr->opp[i].turbo ? CPUFREQ_BOOST_FREQ : 0;
-			ft[j].driver_data = j;
-			ft[j].frequency = arr->opp[i].rate / 1000;
-			j++;
-		}
-		rcu_read_unlock();
-		if (ret != -EAGAIN)
-			break;
-		kfree(ft);
-	}
-	if (!ret && !j)
-		ret = -ENODATA;
-	if (ret) {
-		kfree(ft);
-		return ret;
-	}
-	ft[j].flags = 0;
-	ft[j].driver_data = j;
-	ft[j].frequency = CPUFREQ_TABLE_END;
-	*table = ft;
-	return 0;
-}
-EXPORT_SYMBOL_GPL(opp_init_cpufreq_table);
-
-/**
- * opp_free_cpufreq_table() - free a table made by opp_init_cpufreq_table()
- * @dev:	the device the table was made for
- * @table:	the table; set to NULL
- *
- * Context: any context but NMI; takes no lock.
- */
-void opp_free_cpufreq_table(struct device *dev,
-			    struct cpufreq_frequency_table **table)
-{
-	if (!table)
-		return;
-	kfree(*table);
-	*table = NULL;
-}
-EXPORT_SYMBOL_GPL(opp_free_cpufreq_table);
-
-/* ---- debugfs view, module load and unload ---- */
-
-static int opp_tables_show(struct seq_file *s, void *unused)
-{
-	struct opp_table *table;
-	struct opp_array *arr;
-	unsigned int i;
-
-	seq_printf(s, "%-24s %12s %10s %s\n", "device", "rate_hz", "u_volt",
-		   "available");
-	mutex_lock(&opp_lock);
-	list_for_each_entry(table, &opp_table_list, list_node) {
-		arr = opp_array_locked(table);
-		for (i = 0; i < arr->count; i++)
-			seq_printf(s, "%-24s %12lu %10lu %s\n", dev_name(table->dev),
-				   arr->opp[i].rate, arr->opp[i].u_volt,
-				   arr->opp[i].available ? "yes" : "no");
-	}
-	mutex_unlock(&opp_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(opp_tables);
-
-/* Which devices share each table: the table's own device first. */
-static int opp_sharers_show(struct seq_file *s, void *unused)
-{
-	struct opp_table *table;
-	unsigned int i;
-
-	mutex_lock(&opp_lock);
-	list_for_each_entry(table, &opp_table_list, list_node) {
-		if (!table->nr_sharers)
-			continue;
-		seq_puts(s, dev_name(table->dev));
-		for (i = 0; i < table->nr_sharers; i++)
-			seq_printf(s, " %s", dev_name(table->sharers[i]));
-		seq_putc(s, '\n');
-	}
-	mutex_unlock(&opp_lock);
-	return 0;
-}
-DEFINE_SHOW_ATTRIBUTE(opp_sharers);
+/* ---- Module load and unload ---- */
 
 static int __init opp_init(void)
 {
@@ -2222,22 +1610,16 @@ static int __init opp_init(void)
 	if (!map)
 		return -ENOMEM;
 	opp_map_publish(map);
-	/* Not "opp": the kernel's own OPP core owns that directory. */
-	opp_debugfs_dir = debugfs_create_dir("opp_library", NULL);
-	debugfs_create_file("tables", 0444, opp_debugfs_dir, NULL,
-			    &opp_tables_fops);
-	debugfs_create_file("sharers", 0444, opp_debugfs_dir, NULL,
-			    &opp_sharers_fops);
+	opp_debugfs_init();
 	return 0;
 }
 module_init(opp_init);
 
 static void __exit opp_exit(void)
 {
-	struct opp_dev_config *cfg, *cfg_tmp;
 	struct opp_table *table, *tmp;
 
-	debugfs_remove_recursive(opp_debugfs_dir);
+	opp_debugfs_exit();
 	/*
 	 * Tables and configurations that users never removed. No user is
 	 * left, so nobody reads them, and a notifier still registered would
@@ -2249,8 +1631,7 @@ static void __exit opp_exit(void)
 		opp_table_unmap(table);
 		opp_table_free(table);
 	}
-	list_for_each_entry_safe(cfg, cfg_tmp, &opp_config_list, node)
-		opp_config_drop(cfg);
+	opp_config_exit();
 	kfree(opp_map_locked());
 	WRITE_ONCE(opp_map_word, 0);
 	mutex_unlock(&opp_lock);

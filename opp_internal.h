@@ -1,18 +1,37 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the library's core (opp.c) and its device-tree parser (opp_of.c)
- * share. Not for callers: they see opp.h only.
+ * What the library's files share; callers see opp.h only. Who owns what:
+ *
+ * - opp.c: the tables, the device map, the updaters, notifiers, searches,
+ *   copy-out lookups, table handles, module load and unload;
+ * - opp_cpu.c: CPUs sharing a table, the cpufreq frequency table;
+ * - opp_config.c: what a driver says of its device before its table is
+ *   read (opp_set_config()): supported hardware, property names, the
+ *   clock and the supply, and which OPPs that supply can give;
+ * - opp_of.c: reading tables from the device tree;
+ * - opp_rate.c: programming a device's clock and supply to an OPP;
+ * - opp_debugfs.c: the read-only view of every table.
+ *
+ * No call goes both ways between two files: opp_cpu.c, opp_of.c and
+ * opp_rate.c call the core and opp_config.c; the core calls opp_config.c
+ * and opp_debugfs.c, which call nothing but the inline helpers below.
  */
 #ifndef _OPP_INTERNAL_H
 #define _OPP_INTERNAL_H
 
+#include <linux/err.h>
+#include <linux/hash.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mutex.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
 #include <linux/types.h>
 
 #include "opp.h"
 
+struct blocking_notifier_head;
 struct device;
 struct device_node;
 
@@ -46,14 +65,175 @@ struct opp_dev_config {
 /* Serializes every update of every table, of the map and of the lists. */
 extern struct mutex opp_lock;
 
-const struct opp_dev_config *opp_config_locked(struct device *dev);
-struct opp_dev_config *opp_config_get(struct device *dev);
-void opp_config_put(struct opp_dev_config *cfg);
+/* Every table in creation order (opp_lock). */
+extern struct list_head opp_table_list;
+
+/* A NULL or ERR_PTR device: warned about (ratelimited) as @func's. */
+static inline bool opp_bad_dev(struct device *dev, const char *func)
+{
+	if (!IS_ERR_OR_NULL(dev))
+		return false;
+	pr_warn_ratelimited("%s: invalid device %p\n", func, dev);
+	return true;
+}
+
+/*
+ * A device's table (2.6.37 called it struct device_opp). A search through
+ * a handle reads @opps; one by device finds the OPPs in the map.
+ */
+struct opp_table {
+	/*
+	 * First, where the inline searches through a handle find it;
+	 * ->opps is NULL once the table is removed: a handle on it then
+	 * finds nothing.
+	 */
+	struct opp_table_head head;
+	struct device *dev;
+	/* One for the map while the table is in it, one per handle. */
+	struct kref ref;
+	struct list_head list_node;
+	struct blocking_notifier_head *notifiers;
+	/* The largest clock-latency-ns of its device-tree OPPs (READ_ONCE). */
+	unsigned long clock_latency_ns;
+	/* The device-tree table node it was read from, if shared (counted). */
+	struct device_node *np;
+	/*
+	 * The other devices that share it (counted), each with an array of
+	 * its own in the map; see opp_table_publish().
+	 */
+	struct device **sharers;
+	unsigned int nr_sharers;
+	struct rcu_head rcu;
+};
+
+/*
+ * The device -> OPPs map: open addressing with linear probing over a
+ * power-of-two array of pointers, indexed by a multiplicative hash of the
+ * device pointer. A slot points at a table's current OPP array, which
+ * carries its device as the key and its table for the updaters: a search
+ * by device goes from the slot straight to the OPPs, with no stop at the
+ * table. Whoever publishes a new array for a table publishes it in the
+ * table and in its slot (opp_table_publish()). A SoC has a handful of
+ * tables, so the array is small (64 slots to start) and a search finds its
+ * device at the first probe nearly always, for the cost of a multiply and
+ * two loads.
+ *
+ * Readers probe under RCU without a lock. A slot changes only from empty
+ * to an array, from an array to its table's next one, from an array to
+ * the tombstone (which keeps the probe going) and from the tombstone to an
+ * array; each is one pointer, published with rcu_assign_pointer(), so a
+ * reader sees each slot before or after a change, never half of one, and
+ * an array's key and OPPs always belong together. Under opp_lock, a map
+ * that would get more than half full (tombstones count) is rebuilt as a
+ * new copy, published with RCU, without its tombstones; if that
+ * allocation fails the insertion goes on in place up to three quarters
+ * full. A map is therefore never full, and every probe ends.
+ */
+struct opp_map {
+	struct rcu_head rcu;
+	unsigned int shift;	/* BITS_PER_LONG - log2 of the number of slots */
+	unsigned int mask;	/* the number of slots, less one */
+	unsigned int used;	/* slots holding an array or the tombstone */
+	struct opp_array __rcu *slot[];
+};
+
+/*
+ * The current map's address, with its shift in the low bits: maps are
+ * allocated aligned to OPP_MAP_TAG + 1 bytes (kmalloc() aligns a
+ * power-of-two size to itself), so a search gets the map and its shift
+ * with one load, and its probe waits for that load only. Read with
+ * READ_ONCE() under RCU (the slot's address depends on the value read, as
+ * rcu_dereference()'s would), written with smp_store_release() under
+ * opp_lock, as rcu_assign_pointer() would.
+ */
+#define OPP_MAP_TAG	63UL
+extern unsigned long opp_map_word;
+
+static __always_inline struct opp_map *opp_map_of(unsigned long word)
+{
+	return (struct opp_map *)(word & ~OPP_MAP_TAG);
+}
+
+/*
+ * @dev's current OPPs, or NULL; the caller holds RCU or opp_lock. A NULL
+ * or ERR_PTR @dev is simply not found: the callers tell it apart on that
+ * (rare) path, not on every search.
+ */
+static __always_inline struct opp_array *opp_map_find(struct device *dev)
+{
+	unsigned long word = READ_ONCE(opp_map_word);
+	struct opp_map *map = opp_map_of(word);
+	/* opp_map_hash(), with the shift from the word: x86 even masks it. */
+	unsigned int i = ((unsigned long)dev * GOLDEN_RATIO_PRIME) >>
+			 (word & OPP_MAP_TAG);
+	struct opp_array *arr;
+
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held() && !lockdep_is_held(&opp_lock),
+			 "opp: device map read outside RCU and opp_lock");
+
+	/* The first probe nearly always ends it: the mask is read after. */
+	for (;; i = (i + 1) & map->mask) {
+		arr = rcu_dereference_check(map->slot[i],
+					    lockdep_is_held(&opp_lock));
+		if (likely(!arr || arr->dev == dev))
+			return arr;
+	}
+}
+
+/* @dev's table, or NULL; the caller holds RCU or opp_lock. */
+static __always_inline struct opp_table *opp_table_find(struct device *dev)
+{
+	struct opp_array *arr = opp_map_find(dev);
+
+	return arr ? arr->table : NULL;
+}
+
+/*
+ * Reader side: the current snapshot of @dev's table, or an ERR_PTR
+ * (-EINVAL for a NULL or ERR_PTR @dev, warned about as @func's).
+ */
+static __always_inline struct opp_array *opp_array_rcu(struct device *dev,
+						       const char *func)
+{
+	struct opp_array *arr = opp_map_find(dev);
+
+	if (likely(arr))
+		return arr;
+	return ERR_PTR(opp_bad_dev(dev, func) ? -EINVAL : -ENODEV);
+}
+
+/* Updater side: @dev's table, or NULL. */
+static inline struct opp_table *opp_table_locked(struct device *dev)
+{
+	lockdep_assert_held(&opp_lock);
+	return opp_table_find(dev);
+}
+
+static inline struct opp_array *opp_array_locked(struct opp_table *table)
+{
+	return rcu_dereference_protected(table->head.opps,
+					 lockdep_is_held(&opp_lock));
+}
+
+/* opp.c */
 int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts);
-bool opp_bad_dev(struct device *dev, const char *func);
 int opp_share_of_locked(struct device *dev, const struct device_node *np);
+int opp_table_share(struct opp_table *table, struct device *dev);
+void opp_table_unshare(struct opp_table *table, unsigned int k);
 bool opp_voltage_span(struct device *dev, unsigned long *lo,
 		      unsigned long *hi);
+
+/* opp_config.c */
+struct opp_dev_config *opp_config_locked(struct device *dev);
+struct opp_dev_config *opp_config_get(struct device *dev);
+void opp_config_put(struct opp_dev_config *cfg);
+void opp_config_exit(void);
+void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
+		      struct opp *pt);
+
+/* opp_debugfs.c */
+void opp_debugfs_init(void);
+void opp_debugfs_exit(void);
 
 #endif /* _OPP_INTERNAL_H */
