@@ -1543,11 +1543,7 @@ EXPORT_SYMBOL_GPL(opp_table_fault);
 struct opp *opp_table_find_freq_exact(struct opp_table *table,
 				      unsigned long freq, bool available)
 {
-	struct opp_array *arr = opp_table_opps(table);
-
-	if (unlikely(!arr))
-		return opp_table_fault(opp_table_head(table), false, __func__);
-	return opp_match_exact(arr, freq, available);
+	return opp_table_find_freq_exact_fast(table, freq, available);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 
@@ -1568,11 +1564,7 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_exact);
 struct opp *opp_table_find_freq_ceil(struct opp_table *table,
 				     unsigned long *freq)
 {
-	struct opp_array *arr = opp_table_opps(table);
-
-	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), !freq, __func__);
-	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+	return opp_table_find_freq_ceil_fast(table, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 
@@ -1593,11 +1585,7 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_ceil);
 struct opp *opp_table_find_freq_floor(struct opp_table *table,
 				      unsigned long *freq)
 {
-	struct opp_array *arr = opp_table_opps(table);
-
-	if (unlikely(!freq || !arr))
-		return opp_table_fault(opp_table_head(table), !freq, __func__);
-	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+	return opp_table_find_freq_floor_fast(table, freq);
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
