@@ -1110,12 +1110,18 @@ static int bench_scaling(unsigned long (*q)[BENCH_Q])
 	static const unsigned int readers[] = { 1, 2, 4 };
 	struct device *dev = devs[0];
 	unsigned int k, w, impl, r;
+	u64 *v, *wv;
 	int ret;
 
 	pr_info("read scaling\n");
+	/* On the heap: with the spawned threads' slots it overflows a frame. */
+	v = kmalloc_array(2 * BENCH_MAX_RUNS, sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	wv = v + BENCH_MAX_RUNS;
 	ret = bench_add_both(dev, 8);
 	if (ret)
-		return ret;
+		goto free;
 	bench_queries(q, 8);
 	for (w = 0; w < 2; w++) {
 		for (k = 0; k < ARRAY_SIZE(readers); k++) {
@@ -1130,8 +1136,6 @@ static int bench_scaling(unsigned long (*q)[BENCH_Q])
 				wrow = bench_row("scaling", "writer-toggles",
 						 "toggles/s", "%u", readers[k]);
 			for (impl = 0; impl < NR_IMPL; impl++) {
-				u64 v[BENCH_MAX_RUNS], wv[BENCH_MAX_RUNS];
-
 				for (r = 0; r < runs; r++) {
 					s64 x = bench_scale_once(impl, dev,
 								 q[OP_CEIL],
@@ -1152,6 +1156,8 @@ static int bench_scaling(unsigned long (*q)[BENCH_Q])
 	}
 out:
 	bench_remove_both(dev);
+free:
+	kfree(v);
 	return ret;
 }
 
