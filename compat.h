@@ -32,4 +32,14 @@ struct cpufreq_policy;
 	}
 #endif
 
+/*
+ * Since 6.2 the OPP core reads opp-microvolt, opp-microamp and
+ * opp-microwatt each on its own: any of them on a table's first OPP gives
+ * the table a supply, after which an OPP may leave any of them out. 6.1
+ * decides on opp-microvolt alone, wants it on every OPP or on none, and
+ * reads opp-microamp only beside it. opp_of.c follows the kernel it runs on.
+ */
+#define OPP_OF_SUPPLY_PROPS_DECOUPLED \
+	(KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE)
+
 #endif /* _OPP_COMPAT_H */

@@ -18,8 +18,9 @@
  *
  * One clock and one supply per device: ``opp-hz`` holds one rate and
  * ``opp-microvolt`` one value or one ``<target min max>`` triplet. Keys
- * other than ``opp-hz`` (``opp-level``, bandwidths), ``required-opps`` and
- * ``opp-microwatt`` are not read.
+ * other than ``opp-hz`` (``opp-level``, bandwidths) and ``required-opps``
+ * are not read; ``opp-microwatt`` is checked as the kernel checks it, not
+ * kept.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -31,6 +32,7 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "opp.h"
 #include "opp_internal.h"
 
@@ -209,23 +211,28 @@ static struct property *opp_of_named_prop(struct device_node *np,
 	return prop ?: of_find_property(np, base, NULL);
 }
 
-static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
-			      struct opp *opp)
+/* @prop of @np: exactly @n cells (one per supply), or -EINVAL. */
+static int opp_of_supply_cells(struct opp_of_v2 *p, struct device_node *np,
+			       struct property *prop, int n)
 {
-	struct property *prop = opp_of_named_prop(np, p->uv_name, "opp-microvolt");
-	u32 uv[3], ua;
-	int n, ret;
+	int cells = of_property_count_u32_elems(np, prop->name);
 
-	/* Every OPP of a table has a voltage, or none has. */
-	if (p->supplies < 0)
-		p->supplies = !!prop;
-	if (!prop && !p->supplies)
-		return 0;
-	if (!prop || !p->supplies) {
-		dev_warn_ratelimited(p->dev, "%pOF: opp-microvolt %s, unlike the OPPs before\n",
-				     np, prop ? "given" : "missing");
+	if (cells < 0)
+		return cells;
+	if (cells != n) {
+		dev_warn_ratelimited(p->dev, "%pOF: %s has %d cells for one supply\n",
+				     np, prop->name, cells);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+static int opp_of_read_microvolt(struct opp_of_v2 *p, struct device_node *np,
+				 struct property *prop, struct opp *opp)
+{
+	u32 uv[3];
+	int n;
+
 	n = of_property_count_u32_elems(np, prop->name);
 	if (n < 0)
 		return n;
@@ -234,8 +241,7 @@ static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 				     prop->name, n);
 		return -EINVAL;
 	}
-	ret = of_property_read_u32_array(np, prop->name, uv, n);
-	if (ret)
+	if (of_property_read_u32_array(np, prop->name, uv, n))
 		return -EINVAL;
 	opp->u_volt = uv[0];
 	opp->u_volt_min = n == 3 ? uv[1] : uv[0];
@@ -245,22 +251,54 @@ static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 				     prop->name);
 		return -EINVAL;
 	}
+	return 0;
+}
 
-	prop = opp_of_named_prop(np, p->ua_name, "opp-microamp");
-	if (!prop)
-		return 0;
-	n = of_property_count_u32_elems(np, prop->name);
-	if (n < 0)
-		return n;
-	if (n != 1) {
-		dev_warn_ratelimited(p->dev, "%pOF: %s has %d cells for one supply\n", np,
-				     prop->name, n);
+/*
+ * The supply values of @np, by the rule of the kernel this runs on
+ * (OPP_OF_SUPPLY_PROPS_DECOUPLED): the table's first OPP decides whether
+ * the table has a supply, and an OPP of a table without one may carry no
+ * supply value. opp-microwatt is checked as the kernel checks it, not
+ * kept.
+ */
+static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
+			      struct opp *opp)
+{
+	struct property *uv = opp_of_named_prop(np, p->uv_name, "opp-microvolt");
+	struct property *ua = opp_of_named_prop(np, p->ua_name, "opp-microamp");
+	struct property *uw = of_find_property(np, "opp-microwatt", NULL);
+	bool says = uv || (OPP_OF_SUPPLY_PROPS_DECOUPLED && (ua || uw));
+	u32 ua_val;
+	int ret;
+
+	if (p->supplies < 0)
+		p->supplies = says;
+	if (!p->supplies) {
+		if (!says)
+			return 0;
+		dev_warn_ratelimited(p->dev, "%pOF: supply values, unlike the table's first OPP\n",
+				     np);
 		return -EINVAL;
 	}
-	if (of_property_read_u32(np, prop->name, &ua))
+	if (!uv && !OPP_OF_SUPPLY_PROPS_DECOUPLED) {
+		dev_warn_ratelimited(p->dev, "%pOF: opp-microvolt missing, unlike the table's first OPP\n",
+				     np);
 		return -EINVAL;
-	opp->u_amp = ua;
-	return 0;
+	}
+	if (uv) {
+		ret = opp_of_read_microvolt(p, np, uv, opp);
+		if (ret)
+			return ret;
+	}
+	if (ua) {
+		ret = opp_of_supply_cells(p, np, ua, 1);
+		if (ret)
+			return ret;
+		if (of_property_read_u32(np, ua->name, &ua_val))
+			return -EINVAL;
+		opp->u_amp = ua_val;
+	}
+	return uw ? opp_of_supply_cells(p, np, uw, 1) : 0;
 }
 
 /*
@@ -369,7 +407,9 @@ names:
  * ``opp-supported-hw`` suits the mask of opp_set_config() becomes an OPP,
  * with its ``opp-hz``, ``opp-microvolt`` (one value or ``<target min
  * max>``; ``opp-microvolt-<name>`` where opp_set_config() named one),
- * ``opp-microamp``, ``turbo-mode`` and ``opp-suspend``; the table keeps
+ * ``opp-microamp``, ``turbo-mode`` and ``opp-suspend``; which OPPs may
+ * carry supply values follows the rule of the kernel's OPP core of the
+ * running kernel (the table's first OPP decides; see compat.h); the table keeps
  * the largest ``clock-latency-ns`` and whether it is ``opp-shared``. A
  * device whose node points at an ``opp-shared`` table that another device
  * already read, and which has no table of its own, shares that table
@@ -392,8 +432,11 @@ names:
  * with the table; -EINVAL for any other fault (a v1 list empty, odd, with
  * a frequency of 0 or too large, or one rate with two voltages; a v2 node
  * of another binding, an ``opp-hz`` not one rate in range, an
- * ``opp-microvolt`` of other than 1 or 3 cells or out of order, given for
- * some OPPs only, an ``opp-microamp`` of other than 1 cell); the error of
+ * ``opp-microvolt`` of other than 1 or 3 cells or out of order, an
+ * ``opp-microamp`` or ``opp-microwatt`` of other than 1 cell, supply values
+ * on an OPP of a table whose first OPP has none; before 6.2, as the
+ * kernel's core then, an ``opp-microvolt`` missing from an OPP of a table
+ * whose first OPP has one); the error of
  * the device-tree read for a property whose length is not whole cells;
  * -ENOMEM if memory ran out.
  */

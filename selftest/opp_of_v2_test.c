@@ -20,6 +20,7 @@
 #include <linux/pm_opp.h>
 #include <linux/rcupdate.h>
 
+#include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
 
@@ -271,8 +272,8 @@ static const struct of_v2_bad of_v2_bads[] = {
 	{ "bad-uv-min-above-target", -EINVAL, OF_V2_KERNEL_ACCEPTS },
 	{ "bad-uv-max-below-target", -EINVAL, OF_V2_KERNEL_ACCEPTS },
 	{ "bad-uv-then-none", -EINVAL, -EINVAL },
-	{ "bad-none-then-uv", -EINVAL, -EINVAL },
 	{ "bad-ua-two-cells", -EINVAL, -EINVAL },
+	{ "bad-uw-two-cells", -EINVAL, -EINVAL },
 	{ "bad-two-voltages", -EEXIST, -EEXIST },
 	{ "bad-hw-nothing-left", -ENOENT, -ENOENT, of_v2_hw_none,
 	  ARRAY_SIZE(of_v2_hw_none) },
@@ -313,6 +314,57 @@ static void of_v2_test_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+}
+
+/* ---- Tables the kernel's rule for supplies reads by version ---- */
+
+/* One table's answer under 6.1's rule and under that of 6.2 on (0: read). */
+struct of_v2_rule {
+	const char *node;
+	int before;
+	int since_6_2;
+};
+
+static const struct of_v2_rule of_v2_rules[] = {
+	/* A voltage on the first OPP, none on the next. */
+	{ "supply-none-then-uv", -EINVAL, 0 },
+	/* Only a current on the first OPP, a voltage on the next. */
+	{ "supply-uv-then-ua", -EINVAL, 0 },
+	/* Only a power on the first OPP, a voltage on the next. */
+	{ "supply-uv-then-uw", -EINVAL, 0 },
+};
+
+static void of_v2_rule_desc(const struct of_v2_rule *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", r->node);
+}
+
+KUNIT_ARRAY_PARAM(of_v2_rule, of_v2_rules, of_v2_rule_desc);
+
+/*
+ * Both parsers give the answer of the running kernel's rule, and where
+ * that is to read the table, they read it alike.
+ */
+static void of_v2_test_supply_rule(struct kunit *test)
+{
+	const struct of_v2_rule *r = test->param_value;
+	struct of_v2_ctx *ctx = test->priv;
+	int want = OPP_OF_SUPPLY_PROPS_DECOUPLED ? r->since_6_2 : r->before;
+	struct of_v2_table ours, kernels;
+	int ret;
+
+	of_v2_attach(test, r->node);
+	ret = dev_pm_opp_of_add_table(ctx->kernels);
+	KUNIT_EXPECT_EQ(test, ret, want);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), want);
+	if (ret || want) {
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+		return;
+	}
+	of_v2_read_ours(ctx->ours, &ours);
+	of_v2_read_kernels(test, ctx->kernels, &kernels);
+	KUNIT_EXPECT_EQ(test, ours.count, 2);
+	of_v2_expect_same(test, &ours, &kernels);
 }
 
 /*
@@ -471,6 +523,7 @@ static void of_v2_test_config_errors(struct kunit *test)
 static struct kunit_case of_v2_cases[] = {
 	KUNIT_CASE_PARAM(of_v2_test_matches_kernel, of_v2_good_gen_params),
 	KUNIT_CASE_PARAM(of_v2_test_malformed, of_v2_bad_gen_params),
+	KUNIT_CASE_PARAM(of_v2_test_supply_rule, of_v2_rule_gen_params),
 	KUNIT_CASE(of_v2_test_rate_above_32bit),
 	KUNIT_CASE(of_v2_test_fault_keeps_table),
 	KUNIT_CASE(of_v2_test_parse_twice),
