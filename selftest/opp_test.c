@@ -535,6 +535,11 @@ static void opp_test_cpufreq_from_notifier(struct kunit *test)
 struct cpufreq_race {
 	struct device *dev;
 	struct task_struct *caller;
+	/*
+	 * Set by the caller around opp_init_cpufreq_table() alone: its
+	 * thread's own start and exit allocate too on some kernels (6.12).
+	 */
+	bool counting;
 	size_t first_bytes;		/* the first allocation's request */
 	atomic_t armed;
 	atomic_t added;
@@ -553,7 +558,7 @@ static void cpufreq_race_probe(void *data, unsigned long call_site,
 	struct cpufreq_race *r = data;
 	unsigned long deadline;
 
-	if (current != r->caller)
+	if (current != r->caller || !r->counting)
 		return;
 	if (r->allocs < ARRAY_SIZE(r->bytes))
 		r->bytes[r->allocs] = bytes_req;
@@ -589,7 +594,9 @@ static int cpufreq_race_caller(void *data)
 {
 	struct cpufreq_race *r = data;
 
+	r->counting = true;
 	opp_test_take_table(r->dev, &r->got);
+	r->counting = false;
 	complete(&r->caller_done);
 	return 0;
 }
