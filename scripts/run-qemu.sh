@@ -8,7 +8,8 @@
 #               [--scenarios "NAME..."] [--torture-seconds SEC]
 #               [--lifecycle CYCLES] [--seed N] [--append "PARAM=VALUE..."]
 #
-# --tests: the KUnit modules the guest loads in check mode, in order;
+# --tests: the KUnit modules the guest loads in check mode, in order
+# (default: the manifest's for this tier);
 # --test-args: module parameters for each of them (and for opp_bench).
 # --append: more kernel parameters (the harness self-check boots with
 # kmemleak=off, for one).
@@ -47,7 +48,7 @@ set -euo pipefail
 mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
-tests="opp_test opp_extensions_test"
+tests=
 test_args=
 scenarios=
 torture_seconds=
@@ -69,6 +70,9 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
+# Without --tests, every suite the manifest runs on this tier.
+[ -n "$tests" ] || tests=$(manifest_tests | tr '\n' ' ')
+tests=${tests% }
 case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')

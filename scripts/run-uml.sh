@@ -21,7 +21,7 @@ export TIER=uml
 mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
-tests="opp_test opp_extensions_test"
+tests=
 test_args=
 torture_seconds=
 lifecycle=
@@ -37,6 +37,9 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
+# Without --tests, every suite the manifest runs on this tier.
+[ -n "$tests" ] || tests=$(manifest_tests | tr '\n' ' ')
+tests=${tests% }
 case "$mode" in check|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 
 linux=$(kernel_image)
