@@ -19,9 +19,10 @@
  * set (read back through clk_get_rate() and regulator_get_voltage(), so
  * /sys/kernel/debug/clk and /sys/class/regulator show it) and counts its
  * calls. debugfs opp_cluster_providers/clusterN/: "calls" (0400), and
- * "fail_voltage" and "fail_clock" (0600; the latter for a clock of ours):
- * a negative errno written there fails every later change of that
- * provider with it, until 0 is written.
+ * "fail_voltage" (0600): a negative errno written there fails every later
+ * voltage change with it, until 0 is written. The clock has no such knob:
+ * the clock core (6.1, 6.12) ignores what .set_rate returns, so a failing
+ * clock would only look stuck to the caller, never fail.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -71,7 +72,6 @@ struct prov_cluster {
 	int uv;
 	unsigned long rate;
 	int fail_voltage;
-	int fail_clock;
 	unsigned long volt_calls;
 	unsigned long clk_calls;
 };
@@ -134,15 +134,12 @@ static int prov_set_rate(struct clk_hw *hw, unsigned long rate,
 			 unsigned long parent_rate)
 {
 	struct prov_cluster *c = container_of(hw, struct prov_cluster, hw);
-	int ret;
 
 	spin_lock(&c->lock);
 	c->clk_calls++;
-	ret = c->fail_clock;
-	if (!ret)
-		c->rate = rate;
+	c->rate = rate;
 	spin_unlock(&c->lock);
-	return ret;
+	return 0;
 }
 
 static const struct clk_ops prov_clk_ops = {
@@ -195,20 +192,6 @@ static int prov_fail_voltage_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_voltage_fops, prov_fail_voltage_get,
 				prov_fail_voltage_set, "%lld\n");
-
-static int prov_fail_clock_get(void *data, u64 *val)
-{
-	return prov_fail_get(&((struct prov_cluster *)data)->fail_clock, val);
-}
-
-static int prov_fail_clock_set(void *data, u64 val)
-{
-	struct prov_cluster *c = data;
-
-	return prov_fail_set(c, &c->fail_clock, val);
-}
-DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_clock_fops, prov_fail_clock_get,
-				prov_fail_clock_set, "%lld\n");
 
 /* The cluster of @table, added if it is new; NULL when there are too many. */
 static struct prov_cluster *prov_cluster_of(struct device_node *table)
@@ -381,9 +364,6 @@ static int __init opp_cluster_providers_init(void)
 		debugfs_create_file("calls", 0400, dir, c, &calls_fops);
 		debugfs_create_file_unsafe("fail_voltage", 0600, dir, c,
 					   &prov_fail_voltage_fops);
-		if (c->has_clk)
-			debugfs_create_file_unsafe("fail_clock", 0600, dir, c,
-						   &prov_fail_clock_fops);
 		pr_info("%s: supply \"cpu\" of %u CPUs%s%s\n", c->vdd_name,
 			c->init.num_consumer_supplies,
 			c->has_clk ? ", and their clock " : "",
