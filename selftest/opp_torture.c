@@ -1067,7 +1067,8 @@ static void torture_check_cpufreq(unsigned int d)
  * listeners, its cursor) is set under the table's lock before the
  * registration makes the callback reachable, and no change of the table
  * can run it before the lock is dropped. @window_ms: a sleep right after
- * registering, in which the other updaters go on (issue 14's window).
+ * registering, in which the other updaters go on (the window that
+ * torture_window() widens).
  */
 static void torture_notifier_op(struct torture_updater *up, unsigned int d,
 				unsigned int window_ms)
@@ -1478,7 +1479,7 @@ static void torture_updaters(struct kunit *test)
 #define TORTURE_WINDOW_DEV	1
 #define TORTURE_WINDOW_OTHER	2
 
-/* The other updater of issue 14: changes one table, again and again. */
+/* torture_window()'s other updater: changes one table, again and again. */
 static int torture_window_fn(void *arg)
 {
 	struct torture_table *t = &tt.tables[TORTURE_WINDOW_DEV];
@@ -1499,12 +1500,13 @@ static int torture_window_fn(void *arg)
 }
 
 /*
- * Issue 14: a notifier that was on one table is registered on another
- * while a second updater keeps changing that one, and the registering
- * updater sleeps right after opp_register_notifier() (race_window_ms, or
- * TORTURE_WINDOW_MS). Before the fix the callback could run in that
- * window with the previous table's index; now every event must be one the
- * new table's shadow expects.
+ * A notifier that was on one table is registered on another while a
+ * second updater keeps changing that one, and the registering updater
+ * sleeps right after opp_register_notifier() (race_window_ms, or
+ * TORTURE_WINDOW_MS). Were the callback's table index set only after the
+ * registration returned, the callback could run in that window with the
+ * previous table's index: every event must be one the new table's shadow
+ * expects.
  */
 static void torture_window(struct kunit *test)
 {
