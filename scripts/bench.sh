@@ -4,7 +4,7 @@
 # opp.ko and bench/opp_bench.ko, which measures this library against the
 # kernel's own OPP core in the same boot. TIER=uml (make bench TIER=uml)
 # runs it on User-Mode Linux at native speed instead of the emulated ARM
-# guest. Prints the table of figures and the issue's targets, and leaves
+# guest. Prints the table of figures and the bench's targets, and leaves
 # in $OPP_RUNS/bench (bench-uml for UML):
 #   results.csv   group,op,param,ours,mainline,ratio,unit
 #   table.md      the same as a Markdown table
@@ -96,7 +96,8 @@ awk -F, 'NR == 1 { print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | ratio o
 	{ print "| " $1 " | " $2 " | " $3 " | " $4 " | " $5 " | " $6 " | " $7 " |" }' \
 	"$out/results.csv" >"$out/table.md"
 
-# The targets of the issue, from the figures.
+# The bench's targets (what the library set out to reach against the
+# kernel's OPP core), from the figures.
 awk -F, '
 function has(key) { return (key, "o") in val }
 function v(key, col) { if (!((key, col) in val)) { missing = 1; return 0 } return val[key, col] }
