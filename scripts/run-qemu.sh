@@ -49,6 +49,7 @@ mode=check
 out=
 timeout=${OPP_QEMU_TIMEOUT:-300}
 tests=
+tests_given=0
 test_args=
 scenarios=
 torture_seconds=
@@ -60,7 +61,7 @@ while [ $# -gt 0 ]; do
 	--mode) mode=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
-	--tests) tests=$2; shift 2 ;;
+	--tests) tests=$2; tests_given=1; shift 2 ;;
 	--test-args) test_args=$2; shift 2 ;;
 	--scenarios) scenarios=$2; shift 2 ;;
 	--torture-seconds) torture_seconds=$2; shift 2 ;;
@@ -70,8 +71,9 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument $1" ;;
 	esac
 done
-# Without --tests, every suite the manifest runs on this tier.
-[ -n "$tests" ] || tests=$(manifest_tests | tr '\n' ' ')
+# Without --tests (an empty one loads none), every suite the manifest
+# runs on this tier.
+[ "$tests_given" = 1 ] || tests=$(manifest_tests | tr '\n' ' ')
 tests=${tests% }
 case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
 if [ -z "$seed" ]; then
