@@ -158,6 +158,15 @@ static void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
 	KUNIT_EXPECT_EQ(test, a->latency_ns, k->latency_ns);
 }
 
+/* Ours and the kernel's, on the heap: two tables overflow a stack frame. */
+static struct of_v2_table *of_v2_tables(struct kunit *test)
+{
+	struct of_v2_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
 /* ---- Tables both parsers read alike ---- */
 
 struct of_v2_good {
@@ -227,20 +236,20 @@ static void of_v2_test_matches_kernel(struct kunit *test)
 {
 	const struct of_v2_good *g = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table ours, kernels;
+	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
 	int tokens[2];
 
 	of_v2_attach(test, g->node);
 	of_v2_configure(test, g->hw, g->hw_count, g->prop_name, tokens);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_v2_read_ours(ctx->ours, &ours);
-	of_v2_read_kernels(test, ctx->kernels, &kernels);
+	of_v2_read_ours(ctx->ours, ours);
+	of_v2_read_kernels(test, ctx->kernels, kernels);
 	/* The kernel's core needs its configuration until its table goes. */
 	dev_pm_opp_of_remove_table(ctx->kernels);
 	of_v2_unconfigure(tokens);
-	KUNIT_EXPECT_EQ(test, ours.count, g->count);
-	of_v2_expect_same(test, &ours, &kernels);
+	KUNIT_EXPECT_EQ(test, ours->count, g->count);
+	of_v2_expect_same(test, ours, kernels);
 }
 
 /* ---- The malformed matrix ---- */
@@ -350,7 +359,7 @@ static void of_v2_test_supply_rule(struct kunit *test)
 	const struct of_v2_rule *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
 	int want = OPP_OF_SUPPLY_PROPS_DECOUPLED ? r->since_6_2 : r->before;
-	struct of_v2_table ours, kernels;
+	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
 	int ret;
 
 	of_v2_attach(test, r->node);
@@ -361,10 +370,10 @@ static void of_v2_test_supply_rule(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
 		return;
 	}
-	of_v2_read_ours(ctx->ours, &ours);
-	of_v2_read_kernels(test, ctx->kernels, &kernels);
-	KUNIT_EXPECT_EQ(test, ours.count, 2);
-	of_v2_expect_same(test, &ours, &kernels);
+	of_v2_read_ours(ctx->ours, ours);
+	of_v2_read_kernels(test, ctx->kernels, kernels);
+	KUNIT_EXPECT_EQ(test, ours->count, 2);
+	of_v2_expect_same(test, ours, kernels);
 }
 
 /*
@@ -375,7 +384,7 @@ static void of_v2_test_supply_rule(struct kunit *test)
 static void of_v2_test_rate_above_32bit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table ours, kernels;
+	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
 
 	of_v2_attach(test, "bad-hz-above-32bit");
 	if (BITS_PER_LONG == 32) {
@@ -385,11 +394,11 @@ static void of_v2_test_rate_above_32bit(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_v2_read_ours(ctx->ours, &ours);
-	of_v2_read_kernels(test, ctx->kernels, &kernels);
-	KUNIT_EXPECT_EQ(test, ours.count, 1);
-	KUNIT_EXPECT_EQ(test, (u64)ours.opp[0].rate, 5000000000ULL);
-	of_v2_expect_same(test, &ours, &kernels);
+	of_v2_read_ours(ctx->ours, ours);
+	of_v2_read_kernels(test, ctx->kernels, kernels);
+	KUNIT_EXPECT_EQ(test, ours->count, 1);
+	KUNIT_EXPECT_EQ(test, (u64)ours->opp[0].rate, 5000000000ULL);
+	of_v2_expect_same(test, ours, kernels);
 }
 
 /* ---- What the parse leaves for callers ---- */
