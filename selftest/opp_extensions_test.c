@@ -17,6 +17,7 @@
 #include <linux/kthread.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
+#include <linux/pm_opp.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -803,6 +804,58 @@ static void dt_largest_khz(struct kunit *test)
 	ctx->dev->of_node = NULL;
 }
 
+/* A clock-latency property, linked into a fixture node. */
+struct dt_latency {
+	struct property prop;
+	__be32 ns;
+};
+
+/* Give @dev's node (from fixture_of_attach()) a clock-latency of @ns. */
+static void dt_add_clock_latency(struct kunit *test, struct device *dev,
+				 u32 ns)
+{
+	struct dt_latency *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	l->ns = cpu_to_be32(ns);
+	l->prop.name = "clock-latency";
+	l->prop.length = sizeof(l->ns);
+	l->prop.value = &l->ns;
+	l->prop.next = dev->of_node->properties;
+	dev->of_node->properties = &l->prop;
+}
+
+/*
+ * A v1 device's own clock-latency is its table's clock latency, as the
+ * kernel's OPP core reads it: both read the same node. (The guests'
+ * kernels have no OF_DYNAMIC, so the kernel's core may take and put the
+ * detached node.)
+ */
+static void dt_clock_latency(struct kunit *test)
+{
+	struct extensions_ctx *ctx = test->priv;
+	static const u32 cells[] = { 400000, 1000000, 200000, 900000 };
+	unsigned long ours, kernels = 0;
+	int ret;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	dt_add_clock_latency(test, ctx->dev, 300000);
+	ctx->other->of_node = ctx->dev->of_node;
+	ret = dev_pm_opp_of_add_table(ctx->other);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret) {
+		kernels = dev_pm_opp_get_max_clock_latency(ctx->other);
+		dev_pm_opp_of_remove_table(ctx->other);
+	}
+	ctx->other->of_node = NULL;
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	ours = opp_get_max_clock_latency(ctx->dev);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 2);
+	KUNIT_EXPECT_EQ(test, kernels, 300000UL);
+	KUNIT_EXPECT_EQ(test, ours, kernels);
+	ctx->dev->of_node = NULL;
+}
+
 static struct kunit_case opp_lookup_cases[] = {
 	KUNIT_CASE(lookup_values),
 	KUNIT_CASE(lookup_errors),
@@ -841,6 +894,7 @@ static struct kunit_case opp_of_cases[] = {
 	KUNIT_CASE(dt_missing),
 	KUNIT_CASE(dt_merge),
 	KUNIT_CASE(dt_largest_khz),
+	KUNIT_CASE(dt_clock_latency),
 	{}
 };
 
