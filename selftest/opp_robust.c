@@ -62,7 +62,8 @@
  *
  * opp_release proves that a device registered with the driver core and
  * unregistered after (or before) its table was removed is released: the
- * library keeps no stale reference.
+ * library keeps no stale reference; and that a configuration
+ * (opp_set_config()) holds its device until it is cleared.
  */
 
 /* pr_debug() is the log mark below: compiled in, kept from the console. */
@@ -1424,9 +1425,31 @@ static void robust_test_release_before_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
+/*
+ * A configuration holds its device until opp_clear_config(): it keeps a
+ * pointer to it, which must not outlive the device (nor match a new one
+ * at its address). Neither the owner's last put nor the table's removal
+ * releases it meanwhile.
+ */
+static void robust_test_release_after_clear_config(struct kunit *test)
+{
+	atomic_t released = ATOMIC_INIT(0);
+	struct device *dev = fixture_dev_new(test, "opp-robust-cfg", &released);
+	struct opp_config cfg = { .prop_name = "slow" };
+
+	KUNIT_ASSERT_EQ(test, opp_set_config(dev, &cfg), 0);
+	robust_fill(test, dev, 3);
+	put_device(dev);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
+	opp_clear_config(dev);
+	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
+}
+
 static struct kunit_case robust_release_cases[] = {
 	KUNIT_CASE(robust_test_release_after_remove),
 	KUNIT_CASE(robust_test_release_before_remove),
+	KUNIT_CASE(robust_test_release_after_clear_config),
 	{}
 };
 
