@@ -313,6 +313,56 @@ static void remove_under_reader(struct kunit *test)
 }
 
 /*
+ * The array opp_remove() replaces is freed after a grace period, not at
+ * once: remove_under_reader on one CPU. Under Tiny RCU (one CPU, no
+ * preemption: User-Mode Linux) a callback queued by kfree_rcu() runs only
+ * after a quiescent state, and each moves the grace-period counter; none
+ * comes inside rcu_read_lock() from a task that does not block. So while
+ * the counter has not moved since before the removal, the old array must
+ * be live, and an OPP found in it before the removal is read once more
+ * (freed memory would be a KASAN report). Where a grace period passed in
+ * the removal (it sleeps on a mutex), it tries again. Tree RCU gives no
+ * such proof from one task: remove_under_reader's second CPU is the test
+ * there.
+ */
+static void remove_frees_after_grace_period(struct kunit *test)
+{
+	struct extensions_ctx *ctx = test->priv;
+	unsigned long cookie, rate = 0, u_volt = 0;
+	bool live = false;
+	struct opp *opp;
+	int tries;
+
+	if (!IS_ENABLED(CONFIG_TINY_RCU))
+		kunit_skip(test, "needs Tiny RCU (remove_under_reader runs on Tree RCU)");
+	add_four(test, ctx->dev);
+	for (tries = 0; tries < 10 && !live; tries++) {
+		if (tries)
+			KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
+						      volt_of(400 * HZ_PER_MHZ)),
+					0);
+		cookie = get_state_synchronize_rcu();
+		rcu_read_lock();
+		opp = opp_find_freq_exact(ctx->dev, 400 * HZ_PER_MHZ, true);
+		rcu_read_unlock();
+		KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+		KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
+		rcu_read_lock();
+		live = !poll_state_synchronize_rcu(cookie);
+		if (live) {
+			rate = opp_get_freq(opp);
+			u_volt = opp_get_voltage(opp);
+		}
+		rcu_read_unlock();
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, live,
+			      "a grace period passed in each of %d removals",
+			      tries);
+	KUNIT_EXPECT_EQ(test, rate, 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, u_volt, volt_of(400 * HZ_PER_MHZ));
+}
+
+/*
  * opp_disable(), opp_enable() and opp_add() return while a reader is
  * inside the table, without a grace period, and the reader, still
  * inside, sees each change: availability flipped in place (through the
@@ -862,6 +912,7 @@ static struct kunit_case opp_lookup_cases[] = {
 	KUNIT_CASE(lookup_hardirq),
 	KUNIT_CASE(remove_under_reader),
 	KUNIT_CASE(update_under_reader),
+	KUNIT_CASE(remove_frees_after_grace_period),
 	{}
 };
 
