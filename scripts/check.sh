@@ -75,17 +75,10 @@ expect() {
 }
 
 # The main run's modules: the manifest's "test" modules of this tier, in
-# its order; one the build did not make fails the run (a stale .ko from
-# an earlier build must not stand in for it).
-tests=
-for m in $(manifest_tests); do
-	if module_built "$m"; then
-		tests+="${tests:+ }$m"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  $m: the manifest runs it on $TIER, and the build did not make it (selftest/Kbuild)"
-	fi
-done
+# its order; one the build did not make fails the run (manifest_run).
+manifest_run
+tests=$RUN_TESTS
+failed=$((failed + UNBUILT))
 # The arm64 KCSAN guest runs every suite and the torture; the cpufreq
 # scenario and the load/unload cycles, which KCSAN slows most and which
 # race nothing that the 32-bit check does not already run, are left to
@@ -151,6 +144,23 @@ fails_for() {
 	done
 	expect "$what" yes
 }
+
+# A module that the manifest runs and the build did not make fails the run,
+# as the main run above would have failed (no boot needed): a copy of the
+# manifest naming one no Kbuild makes.
+mkdir -p "$runs"
+sed 's/^canary\topp_canary\t.*$/test\topp_harness_unbuilt\topp_harness_unbuilt\t1\n&/' \
+	"$TOP/selftest/manifest" >"$runs/manifest.unbuilt"
+verdict=$(manifest_run "$runs/manifest.unbuilt"
+	echo "unbuilt $UNBUILT, run: $RUN_TESTS")
+fails_for "a manifest module the build did not make fails the run" \
+	'^FAIL  opp_harness_unbuilt: the manifest runs it on [a-z0-9]+, and the build did not make it' \
+	'^unbuilt [1-9]'
+if grep -qE '^unbuilt .*, run: (.* )?opp_harness_unbuilt( |$)' <<<"$verdict"; then
+	expect "a manifest module the build did not make is not loaded" no
+else
+	expect "a manifest module the build did not make is not loaded" yes
+fi
 
 # The arm64 KCSAN kernel: its own canaries. A KCSAN report panics the
 # guest (panic_on_warn), so one boot each.

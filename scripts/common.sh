@@ -113,12 +113,32 @@ kernel_image() {
 # MODDIR): this tree for the ARM debug kernel (make check), a copy of the
 # sources of their own for any other kernel, so that the objects here stay
 # those of make check and switching rebuilds nothing needlessly.
-# manifest_tests: the "test" modules of selftest/manifest that $TIER runs,
-# in the manifest's order, once each.
+# manifest_tests [MANIFEST]: the "test" modules of MANIFEST (default
+# selftest/manifest) that $TIER runs, in the manifest's order, once each.
 manifest_tests() {
 	awk -v tier="$TIER" '$1 == "test" && !seen[$2]++ &&
 		(NF < 5 || ("," $5 ",") ~ ("," tier ",")) { print $2 }' \
-		"$TOP/selftest/manifest"
+		"${1:-$TOP/selftest/manifest}"
+}
+
+# manifest_run [MANIFEST]: what a check-mode run of $TIER loads (make
+# check, make quick): RUN_TESTS, the manifest_tests that this tier's build
+# made, on one line. Each that the build did not make is left out with a
+# FAIL line, and counted in UNBUILT: a stale .ko from an earlier build must
+# not stand in for it, and the run must fail.
+manifest_run() {
+	local m
+
+	RUN_TESTS=
+	UNBUILT=0
+	for m in $(manifest_tests "${1:-}"); do
+		if module_built "$m"; then
+			RUN_TESTS+="${RUN_TESTS:+ }$m"
+		else
+			UNBUILT=$((UNBUILT + 1))
+			echo "FAIL  $m: the manifest runs it on $TIER, and the build did not make it (selftest/Kbuild)"
+		fi
+	done
 }
 
 # module_built NAME: whether this tier's module build made selftest/NAME.
