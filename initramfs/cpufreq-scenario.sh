@@ -877,6 +877,12 @@ check_cluster1() {
 	want_state suspend_khz "$SUSP"
 	result cpufreq_cluster1_table_from_dt "$why"
 
+	# Every OPP in turn, each one a transition in cpufreq's stats: the
+	# policy was made while the cluster's clock ran at the test
+	# provider's boot rate, no OPP of the table; stats made at a
+	# frequency off their table count nothing, ever (and 6.1's reset of
+	# them reads time_in_state[-1]).
+	t0=$(get "$POL/stats/total_trans")
 	set_gov userspace
 	for f in $ALL; do
 		why=
@@ -887,6 +893,11 @@ check_cluster1() {
 		result "cpufreq_cluster1_setspeed_$f" "$why"
 	done
 	set_gov performance
+	why=
+	t1=$(get "$POL/stats/total_trans")
+	[ "$t1" -ge $((t0 + N)) ] 2>/dev/null ||
+		why="stats/total_trans '$t0' -> '$t1' over $N setspeeds; "
+	result cpufreq_cluster1_stats_count_transitions "$why"
 
 	# A thermal event on one cluster leaves the other alone.
 	why=

@@ -358,8 +358,15 @@ static struct freq_attr *opp_cpufreq_attr[] = {
 
 static struct cpufreq_driver opp_cpufreq_driver = {
 	.name		= "opp-cpufreq",
-	/* The emulated CPUs' speed never changes: keep udelay() as it is. */
-	.flags		= CPUFREQ_CONST_LOOPS,
+	/*
+	 * The emulated CPUs' speed never changes: keep udelay() as it is.
+	 * A clock that runs at no OPP when the policy starts (a boot
+	 * loader's rate; the test provider's 100 MHz) is moved to the next
+	 * OPP up before the policy's stats are made, as cpufreq-dt does:
+	 * 6.1's stats made at a frequency off their table index
+	 * time_in_state[-1] on their next reset.
+	 */
+	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK,
 	.init		= opp_cpufreq_init,
 	.exit		= opp_cpufreq_exit_cb,
 	.verify		= cpufreq_generic_frequency_table_verify,
