@@ -137,15 +137,6 @@ uv_of() {
 	done <"$TMP/opps.$C"
 }
 
-# upto KHZ: the table's frequencies at or below KHZ.
-upto() {
-	r=
-	for f in $ALL; do
-		[ "$f" -le "$1" ] && r="$r${r:+ }$f"
-	done
-	echo "$r"
-}
-
 # Every value on one line, whitespace squeezed.
 get() {
 	# shellcheck disable=SC2046 # splitting is the point
@@ -401,10 +392,14 @@ want_hw() {
 
 # cap_is KHZ [WRITTEN]: what an accepted write of the thermal trigger
 # must have done, once it returns: exactly the OPPs at or below KHZ
-# available, in the library's view and in cpufreq's, the policy capped
-# there and the trigger reading KHZ.
+# available in the library's view, the policy's maximum at or below KHZ,
+# cpufreq's table as it was (the driver caps the policy, it does not
+# rewrite the table under the core) and the trigger reading KHZ.
 cap_is() {
-	want scaling_available_frequencies "$(upto "$1")"
+	want scaling_available_frequencies "$ALL"
+	m=$(rd scaling_max_freq)
+	[ "$m" -le "$1" ] 2>/dev/null ||
+		why="${why}scaling_max_freq '$m' above the cap $1; "
 	want_state available_max_khz "$1"
 	t=$(get "$TRIG")
 	[ "$t" = "$1" ] || why="${why}trigger reads '$t' after '${2:-$1}'; "
@@ -877,6 +872,12 @@ check_cluster1() {
 	want_state suspend_khz "$SUSP"
 	result cpufreq_cluster1_table_from_dt "$why"
 
+	# Every OPP in turn, each one a transition in cpufreq's stats: the
+	# policy was made while the cluster's clock ran at the test
+	# provider's boot rate, no OPP of the table; stats made at a
+	# frequency off their table count nothing, ever (and 6.1's reset of
+	# them reads time_in_state[-1]).
+	t0=$(get "$POL/stats/total_trans")
 	set_gov userspace
 	for f in $ALL; do
 		why=
@@ -887,6 +888,11 @@ check_cluster1() {
 		result "cpufreq_cluster1_setspeed_$f" "$why"
 	done
 	set_gov performance
+	why=
+	t1=$(get "$POL/stats/total_trans")
+	[ "$t1" -ge $((t0 + N)) ] 2>/dev/null ||
+		why="stats/total_trans '$t0' -> '$t1' over $N setspeeds; "
+	result cpufreq_cluster1_stats_count_transitions "$why"
 
 	# A thermal event on one cluster leaves the other alone.
 	why=
@@ -928,6 +934,37 @@ check_cluster1() {
 	want scaling_max_freq "$TOP"
 	want scaling_cur_freq "$TOP"
 	result cpufreq_boost_on_and_off "$why"
+
+	# A cap across what makes 6.1's core read the table again: the boost
+	# switch (it recomputes the policy's limits from the table's valid
+	# entries and writes the maximum into the user's request) and the
+	# cluster's CPUs going offline and online (->init() again). Once the
+	# cap is lifted, nothing of it remains. The switch sets the policy's
+	# maximum from the table and re-applies the QoS requests only if
+	# their aggregate moved, which under a lower cap it does not: until
+	# the policy is next updated, scaling_max_freq reads the table's top,
+	# and the frequency must stay under the cap meanwhile.
+	why=
+	cap "$MID"
+	echo 1 2>/dev/null >"$b" || why="${why}boost on refused; "
+	want scaling_cur_freq "$MID"
+	want_hw "$MID"
+	echo 0 2>/dev/null >"$b" || why="${why}boost off refused; "
+	want scaling_cur_freq "$MID"
+	want_hw "$MID"
+	cpus=/sys/devices/system/cpu/cpu
+	for c in 3 2 2 3; do
+		o=$(($(get "$cpus$c/online") ^ 1))
+		echo "$o" 2>/dev/null >"$cpus$c/online" ||
+			why="${why}cpu$c online $o refused; "
+	done
+	want scaling_max_freq "$MID"
+	want scaling_cur_freq "$MID"
+	cap "$TOPALL"
+	want scaling_max_freq "$TOP"
+	want scaling_cur_freq "$TOP"
+	want_hw "$TOP"
+	result cpufreq_cluster1_cap_outlives_boost_and_hotplug "$why"
 
 	# The rail fails going down, after the clock slowed: the library puts
 	# the clock back, cpufreq keeps the old frequency.

@@ -21,13 +21,19 @@
  * plus the supply's ramp, opp_get_max_transition_latency()).
  *
  * When an OPP is disabled (say a thermal governor forbids the top one)
- * the policy follows: the entry is marked CPUFREQ_ENTRY_INVALID so that
- * scaling_available_frequencies no longer offers it and no governor can
- * pick it, and a freq_qos maximum request caps the policy at the highest
- * frequency still available. Enabling the OPP again undoes both. The
- * library's notifier only schedules that work: notifier callbacks must
- * not call the library's updaters, and the policy must be updated in a
- * context that may take the policy's locks.
+ * the policy follows: a freq_qos maximum request caps it at the highest
+ * frequency still available, as the kernel's cpufreq cooling device caps
+ * a cpufreq-dt; enabling the OPP again lifts the cap. The frequency table
+ * itself stays as it was built, as cpufreq-dt's does: the core reads it
+ * when the driver has no say (a governor picks from it under its own
+ * lock, not the policy's; a CPU coming online and the boost switch
+ * recompute cpuinfo's limits from its valid entries; the stats list its
+ * frequencies once, when the policy is made), so an entry made invalid
+ * at run time would outlive the cap there. target_index() still refuses
+ * an OPP that the library no longer has available. The library's
+ * notifier only schedules that work: notifier callbacks must not call
+ * the library's updaters, and the policy must be updated in a context
+ * that may take the policy's locks.
  *
  * On the emulated vexpress-a9 board the first cluster's clock is a real
  * one of the board (an oscillator of its daughterboard, programmed
@@ -84,14 +90,10 @@ struct opp_cpufreq_cluster {
 	struct regulator *supply;	/* NULL: the clock alone */
 
 	/*
-	 * The cpufreq table, and each entry's frequency (kHz) kept aside
-	 * because a disabled entry's own .frequency reads
-	 * CPUFREQ_ENTRY_INVALID. The entries are rewritten under the
-	 * policy's rwsem, which the cpufreq core holds when it reads the
-	 * table for sysfs and for the governors' limits.
+	 * The cpufreq table, as built at load: every OPP, lowest first. It
+	 * never changes while the driver is registered (see the header).
 	 */
 	struct cpufreq_frequency_table *freq_table;
-	unsigned int *table_khz;
 	unsigned int table_len;
 	bool has_boost;
 	unsigned int suspend_khz;
@@ -131,37 +133,32 @@ struct opp_cpufreq_cluster {
 static DEFINE_PER_CPU(struct opp_cpufreq_cluster *, cpu_cluster);
 static struct dentry *debug_dir;
 
+/* The frequency (kHz) of the table's entry @i. */
+static unsigned int opp_cpufreq_khz(struct opp_cpufreq_cluster *cl,
+				    unsigned int i)
+{
+	return cl->freq_table[i].frequency;
+}
+
 /*
- * Make the table say what the library says: an entry is valid if its OPP
- * is available. Returns the highest valid frequency. cpufreq cannot run a
- * policy without a frequency, so if the library has no OPP available at
- * all, the lowest entry stays valid and the policy is held there.
- * Caller holds the policy's rwsem for writing (or the policy does not
- * exist yet).
+ * The highest of the table's frequencies whose OPP the library has
+ * available: the cap. cpufreq cannot run a policy without a frequency, so
+ * if no OPP is available at all, the policy is held at the lowest.
  */
-static unsigned int opp_cpufreq_sync_table(struct opp_cpufreq_cluster *cl)
+static unsigned int opp_cpufreq_avail_max(struct opp_cpufreq_cluster *cl)
 {
 	struct opp_info info;
-	unsigned int i, top = 0;
+	unsigned int i;
 
-	for (i = 0; i < cl->table_len; i++) {
-		bool avail = !opp_lookup_exact(cl->dev,
-					       cl->table_khz[i] * HZ_PER_KHZ,
-					       true, &info);
-
-		cl->freq_table[i].frequency = avail ? cl->table_khz[i] :
-						      CPUFREQ_ENTRY_INVALID;
-		if (avail)
-			top = cl->table_khz[i];
-	}
-	if (!top) {
-		dev_warn_ratelimited(cl->dev,
-				     "no OPP is available: holding the CPUs at %u kHz\n",
-				     cl->table_khz[0]);
-		cl->freq_table[0].frequency = cl->table_khz[0];
-		top = cl->table_khz[0];
-	}
-	return top;
+	for (i = cl->table_len; i-- > 0;)
+		if (!opp_lookup_exact(cl->dev,
+				      opp_cpufreq_khz(cl, i) * HZ_PER_KHZ,
+				      true, &info))
+			return opp_cpufreq_khz(cl, i);
+	dev_warn_ratelimited(cl->dev,
+			     "no OPP is available: holding the CPUs at %u kHz\n",
+			     opp_cpufreq_khz(cl, 0));
+	return opp_cpufreq_khz(cl, 0);
 }
 
 /*
@@ -174,7 +171,7 @@ static unsigned int opp_cpufreq_sync_table(struct opp_cpufreq_cluster *cl)
 static s32 opp_cpufreq_qos_max(struct opp_cpufreq_cluster *cl,
 			       unsigned int top)
 {
-	return top == cl->table_khz[cl->table_len - 1] ?
+	return top == opp_cpufreq_khz(cl, cl->table_len - 1) ?
 	       FREQ_QOS_MAX_DEFAULT_VALUE : top;
 }
 
@@ -191,10 +188,8 @@ static void opp_cpufreq_sync_fn(struct work_struct *work)
 		return;
 
 	mutex_lock(&cl->trigger_lock);
-	down_write(&policy->rwsem);
-	top = opp_cpufreq_sync_table(cl);
+	top = opp_cpufreq_avail_max(cl);
 	WRITE_ONCE(cl->avail_max_khz, top);
-	up_write(&policy->rwsem);
 
 	mutex_lock(&cl->qos_lock);
 	if (cl->max_req_active &&
@@ -204,8 +199,9 @@ static void opp_cpufreq_sync_fn(struct work_struct *work)
 	cpufreq_cpu_put(policy);
 
 	/*
-	 * Also when the cap did not move: a governor may sit on an OPP in
-	 * the middle that just went away. This re-runs its limits.
+	 * The QoS request's notifier only schedules cpufreq's update of the
+	 * policy; this runs it here, so that the policy has followed by the
+	 * time the trigger's write returns.
 	 */
 	cpufreq_update_limits(cl->cpu);
 	mutex_unlock(&cl->trigger_lock);
@@ -309,7 +305,7 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 	policy->cpuinfo.transition_latency =
 		opp_get_max_transition_latency(cl->dev);
 	policy->suspend_freq = cl->suspend_khz;
-	top = opp_cpufreq_sync_table(cl);
+	top = opp_cpufreq_avail_max(cl);
 	WRITE_ONCE(cl->avail_max_khz, top);
 
 	if (cl->has_boost) {
@@ -330,7 +326,8 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 	dev_info(cl->dev,
 		 "policy for CPUs %*pbl: %u OPPs, %u-%u kHz%s, latency %u ns; the clock reads %u kHz\n",
 		 cpumask_pr_args(policy->cpus), cl->table_len,
-		 cl->table_khz[0], cl->table_khz[cl->table_len - 1],
+		 opp_cpufreq_khz(cl, 0),
+		 opp_cpufreq_khz(cl, cl->table_len - 1),
 		 cl->has_boost ? " (boost included)" : "",
 		 policy->cpuinfo.transition_latency,
 		 opp_cpufreq_get(policy->cpu));
@@ -358,8 +355,15 @@ static struct freq_attr *opp_cpufreq_attr[] = {
 
 static struct cpufreq_driver opp_cpufreq_driver = {
 	.name		= "opp-cpufreq",
-	/* The emulated CPUs' speed never changes: keep udelay() as it is. */
-	.flags		= CPUFREQ_CONST_LOOPS,
+	/*
+	 * The emulated CPUs' speed never changes: keep udelay() as it is.
+	 * A clock that runs at no OPP when the policy starts (a boot
+	 * loader's rate; the test provider's 100 MHz) is moved to the next
+	 * OPP up before the policy's stats are made, as cpufreq-dt does:
+	 * 6.1's stats made at a frequency off their table index
+	 * time_in_state[-1] on their next reset.
+	 */
+	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK,
 	.init		= opp_cpufreq_init,
 	.exit		= opp_cpufreq_exit_cb,
 	.verify		= cpufreq_generic_frequency_table_verify,
@@ -376,7 +380,7 @@ static int opp_cpufreq_table_index(struct opp_cpufreq_cluster *cl,
 	unsigned int i;
 
 	for (i = 0; i < cl->table_len; i++)
-		if (cl->table_khz[i] == khz)
+		if (opp_cpufreq_khz(cl, i) == khz)
 			return i;
 	return -EINVAL;
 }
@@ -390,10 +394,10 @@ static int opp_cpufreq_apply_cap(struct opp_cpufreq_cluster *cl,
 
 	/* Top down, so the top OPP goes first when the cap comes down. */
 	for (i = cl->table_len; i-- > 0 && !ret;) {
-		unsigned long hz = cl->table_khz[i] * HZ_PER_KHZ;
+		unsigned long hz = opp_cpufreq_khz(cl, i) * HZ_PER_KHZ;
 
-		ret = cl->table_khz[i] <= cap ? opp_enable(cl->dev, hz) :
-						opp_disable(cl->dev, hz);
+		ret = opp_cpufreq_khz(cl, i) <= cap ?
+		      opp_enable(cl->dev, hz) : opp_disable(cl->dev, hz);
 	}
 	return ret;
 }
@@ -492,7 +496,6 @@ static void opp_cpufreq_cluster_free(struct opp_cpufreq_cluster *cl)
 	if (cl->nb_registered)
 		opp_unregister_notifier(cl->dev, &cl->nb);
 	cancel_work_sync(&cl->sync_work);
-	kfree(cl->table_khz);
 	if (cl->freq_table)
 		opp_free_cpufreq_table(cl->dev, &cl->freq_table);
 	for_each_cpu(cpu, &cl->cpus) {
@@ -610,18 +613,10 @@ static int opp_cpufreq_cluster_add(unsigned int cpu)
 	for (cl->table_len = 0;
 	     cl->freq_table[cl->table_len].frequency != CPUFREQ_TABLE_END;)
 		cl->table_len++;
-	cl->table_khz = kcalloc(cl->table_len, sizeof(*cl->table_khz),
-				GFP_KERNEL);
-	if (!cl->table_khz) {
-		ret = -ENOMEM;
-		goto err;
-	}
-	for (i = 0; i < cl->table_len; i++) {
-		cl->table_khz[i] = cl->freq_table[i].frequency;
+	for (i = 0; i < cl->table_len; i++)
 		if (cl->freq_table[i].flags & CPUFREQ_BOOST_FREQ)
 			cl->has_boost = true;
-	}
-	cl->thermal_cap_khz = cl->table_khz[cl->table_len - 1];
+	cl->thermal_cap_khz = opp_cpufreq_khz(cl, cl->table_len - 1);
 	cl->suspend_khz = opp_get_suspend_opp_freq(cl->dev) / HZ_PER_KHZ;
 
 	snprintf(name, sizeof(name), "policy%u", cpu);

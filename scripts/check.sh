@@ -80,15 +80,16 @@ manifest_run
 tests=$RUN_TESTS
 failed=$((failed + UNBUILT))
 # The arm64 KCSAN guest runs every suite and the torture; the cpufreq
-# scenario and the load/unload cycles, which KCSAN slows most and which
-# race nothing that the 32-bit check does not already run, are left to
-# the 32-bit check.
+# scenario, the kernel's cpufreq selftests against the sample and the
+# load/unload cycles, which KCSAN slows most and which race nothing that
+# the 32-bit check does not already run, are left to the 32-bit check.
 if [ "$TIER" = arm64 ]; then
 	main_args=(--lifecycle "${ARM64_LIFECYCLE:-5}" --timeout 1500)
 	main_what="KUnit suites and the torture on the arm64 KCSAN kernel"
 else
-	main_args=(--scenarios "cpufreq" --lifecycle 50 --timeout 1500)
-	main_what="KUnit suites and the cpufreq scenario on the debug kernel"
+	main_args=(--scenarios "cpufreq cpufreq_selftests" --lifecycle 50
+		   --timeout 1700)
+	main_what="KUnit suites, the cpufreq scenario and the kernel's cpufreq selftests on the debug kernel"
 fi
 if [ "$self_check_only" = 0 ]; then
 	log "main run: $main_what"

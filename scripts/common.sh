@@ -162,6 +162,12 @@ busybox_bin() {
 	fi
 }
 
+# The static bash for the guest's architecture (scripts/deps.sh): the
+# kernel's cpufreq selftests are bash scripts.
+bash_bin() {
+	echo "$OPP_CACHE/bash-$BUSYBOX_ARCH/bin/bash"
+}
+
 # test_dtb IN OUT: IN with the device-tree tables of the opp_of_v2 suite
 # (selftest/opp_of_v2.dtso) applied, as a board's firmware would hand
 # them over; IN "-" starts from an empty root (User-Mode Linux has none).

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Install the host packages the harness needs, when they are missing, and
-# put Debian's static busybox for the guest's architecture (armhf; arm64
+# put Debian's static busybox and static bash (the kernel's cpufreq
+# selftests are bash scripts) for the guest's architecture (armhf; arm64
 # for ARCH=arm64; amd64 for User-Mode Linux) in $OPP_CACHE.
 # EXTRA_PKGS adds packages (make bench: gnuplot). Needs root (or sudo) only
 # when something is missing; silent when nothing is.
@@ -23,12 +24,15 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 done
 
-# The guest's static busybox, for the architecture of $TIER's guest.
+# The guest's static busybox and bash, for the architecture of $TIER's
+# guest: PACKAGE:ARCH, the binary in the package, where it goes.
 busybox=$(busybox_bin)
-need_busybox=0
-[ -x "$busybox" ] || need_busybox=1
+bash=$(bash_bin)
+guest=()
+[ -x "$busybox" ] || guest+=("busybox-static /bin/busybox $busybox")
+[ -x "$bash" ] || guest+=("bash-static /bin/bash-static $bash")
 
-if [ ${#missing[@]} -eq 0 ] && [ $need_busybox -eq 0 ]; then
+if [ ${#missing[@]} -eq 0 ] && [ ${#guest[@]} -eq 0 ]; then
 	exit 0
 fi
 
@@ -36,31 +40,35 @@ SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 
-if [ $need_busybox -eq 1 ] &&
+if [ ${#guest[@]} -gt 0 ] &&
    [ "$BUSYBOX_ARCH" != "$(dpkg --print-architecture)" ] &&
    ! dpkg --print-foreign-architectures | grep -qx "$BUSYBOX_ARCH"; then
 	$SUDO dpkg --add-architecture "$BUSYBOX_ARCH"
 fi
-[ $need_busybox -eq 1 ] && missing_bb=busybox-static:$BUSYBOX_ARCH || missing_bb=
-log "installing: ${missing[*]} $missing_bb"
+guest_pkgs=
+for g in "${guest[@]}"; do
+	guest_pkgs+=" ${g%% *}:$BUSYBOX_ARCH"
+done
+log "installing: ${missing[*]}$guest_pkgs"
 $SUDO apt-get update -q >/dev/null
 if [ ${#missing[@]} -gt 0 ]; then
 	$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ $need_busybox -eq 1 ]; then
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	# As root, apt downloads as the user _apt, which must be able to
-	# write here (or apt warns that it downloads unsandboxed).
-	if [ "$(id -u)" -eq 0 ] && id -u _apt >/dev/null 2>&1; then
-		chown _apt "$tmp"
-	fi
-	(cd "$tmp" && apt-get download -q "busybox-static:$BUSYBOX_ARCH" >/dev/null)
-	dpkg -x "$tmp"/busybox-static_*_"$BUSYBOX_ARCH".deb "$tmp/x"
-	bbdir=$(dirname "$busybox")
-	rm -rf "$bbdir"
-	mkdir -p "$bbdir"
-	cp "$tmp/x/bin/busybox" "$busybox"
-	log "busybox ($BUSYBOX_ARCH) in $bbdir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# As root, apt downloads as the user _apt, which must be able to write
+# here (or apt warns that it downloads unsandboxed).
+if [ "$(id -u)" -eq 0 ] && id -u _apt >/dev/null 2>&1; then
+	chown _apt "$tmp"
 fi
+for g in "${guest[@]}"; do
+	read -r pkg bin dest <<<"$g"
+	(cd "$tmp" && apt-get download -q "$pkg:$BUSYBOX_ARCH" >/dev/null)
+	dpkg -x "$tmp/${pkg}_"*"_$BUSYBOX_ARCH.deb" "$tmp/$pkg"
+	dir=$(dirname "$dest")
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$tmp/$pkg$bin" "$dest"
+	log "$pkg ($BUSYBOX_ARCH) in $dir"
+done

@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest's initramfs: busybox, initramfs/init, the cpufreq
-# scenario and every module built for $TIER and $FLAVOUR (see module_dir),
-# packed by the gen_init_cpio that the kernel build made in its usr/.
+# scenario, bash and the kernel's cpufreq selftests (copied from the
+# unpacked kernel tree, tools/testing/selftests/cpufreq, into
+# /lib/selftests/cpufreq), and every module built for $TIER and $FLAVOUR
+# (see module_dir), packed by the gen_init_cpio that the kernel build made
+# in its usr/.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -11,6 +14,10 @@ set -euo pipefail
 out=${1:?usage: mkinitramfs.sh OUTPUT.cpio.gz}
 busybox=$(busybox_bin)
 [ -x "$busybox" ] || die "no $BUSYBOX_ARCH busybox in $OPP_CACHE (run scripts/deps.sh)"
+bash=$(bash_bin)
+[ -x "$bash" ] || die "no $BUSYBOX_ARCH bash in $OPP_CACHE (run scripts/deps.sh)"
+selftests=$(kernel_src)/tools/testing/selftests/cpufreq
+[ -f "$selftests/main.sh" ] || die "no $selftests/main.sh (run scripts/deps.sh)"
 
 gen=$(kernel_build)/usr/gen_init_cpio
 [ -x "$gen" ] || die "no $gen (run scripts/build-kernel.sh)"
@@ -20,6 +27,14 @@ trap 'rm -f "$list"' EXIT
 sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
 	-e "s|@TOP@|$TOP|" \
 	"$TOP/initramfs/files.list" >"$list"
+{
+	echo "file /bin/bash $bash 755 0 0"
+	echo "dir /lib/selftests 755 0 0"
+	echo "dir /lib/selftests/cpufreq 755 0 0"
+	for f in "$selftests"/*.sh; do
+		echo "file /lib/selftests/cpufreq/$(basename "$f") $f 755 0 0"
+	done
+} >>"$list"
 # What the last build listed, not whatever .ko lies around: a module
 # that stopped being built must be missing from the guest, not stale.
 dir=$(module_dir)
