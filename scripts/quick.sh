@@ -8,6 +8,9 @@
 # loads those test modules instead. Native speed, one CPU
 # without preemption: the interleavings of the ARM guest's 4 CPUs are not
 # there, nor PREEMPT and DEBUG_ATOMIC_SLEEP. make check stays the gate.
+# Then one self-check of its own: a guest hung on purpose must leave every
+# task's stack behind (run-uml.sh's stacks.log), with the hung task in it;
+# QUICK_SELF_CHECK=0 leaves it out.
 set -euo pipefail
 export TIER=uml FLAVOUR=debug
 # shellcheck source=scripts/common.sh
@@ -39,5 +42,30 @@ status=0
 "$TOP/scripts/verdict.sh" --skip-ok "opp_lookup.remove_under_reader \
 opp_lookup.update_under_reader opp_cpufreq.opp_test_cpufreq_table_grew" \
 	"$out" || status=$?
+
+# The hang canary: opp_canary's unload sleeps uninterruptibly for 600 s
+# (hang=600), the harness stops the guest at its timeout. The dump must
+# name the sleeping task's frames (sysrq w through the management
+# console) and the verdict must point at it.
+if [ "${QUICK_SELF_CHECK:-1}" != 0 ]; then
+	log "self-check: a hung guest leaves its stacks"
+	hung=$OPP_RUNS/quick-hang
+	rm -rf "$hung"
+	"$TOP/scripts/run-uml.sh" --mode check --out "$hung" --tests opp_canary \
+		--test-args "hang=600" --timeout "${QUICK_HANG_TIMEOUT:-40}" || true
+	verdict=$("$TOP/scripts/verdict.sh" "$hung" 2>&1) || true
+	why=
+	sed -n '/^# the guest: sysrq w/,/^# the guest: sysrq d/p' "$hung/stacks.log" 2>/dev/null |
+		grep -q 'opp_canary_exit' ||
+		why="its stacks.log has no sysrq w naming opp_canary_exit"
+	grep -q "^FAIL  guest finished: opp-harness: timeout after .*; every task's stack in $hung/stacks.log" \
+		<<<"$verdict" || why="${why:+$why; }its verdict does not point at stacks.log"
+	if [ -n "$why" ]; then
+		echo "FAIL  self-check: a hung guest leaves its stacks: $why ($hung)"
+		status=1
+	else
+		echo "ok    self-check: a hung guest leaves its stacks ($hung/stacks.log)"
+	fi
+fi
 log "make quick took $(($(date +%s) - t0)) s"
 exit $status

@@ -31,6 +31,10 @@
 # under an atomic notifier in the board's code, not in a module). Prints a summary and the closing line "N passed, N failed",
 # counting each KTAP result and each harness check; exits 1 on failure.
 #
+# A run the harness stopped at its timeout fails "guest finished"; when the
+# harness left every task's stack in DIR/stacks.log (run-uml.sh), the line
+# says so.
+#
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
 # The "torture:" diagnostic lines of a suite (opp_torture's figures: ops
@@ -55,6 +59,8 @@ done
 dir=${1:?usage: verdict.sh [--tests "MOD..."] [--manifest FILE] [--skip-ok "S.C..."] DIR}
 chan=$dir/channel.log
 cons=$dir/console.log
+stacks=
+[ -f "$dir/stacks.log" ] && stacks=$dir/stacks.log
 kunit_py=$(kernel_src)/tools/testing/kunit/kunit.py
 if [ ! -f "$chan" ] || [ ! -f "$cons" ]; then
 	echo "verdict: no results in $dir" >&2
@@ -176,7 +182,7 @@ noise='BUG: Invalid wait context'
 
 awk -F '\t' -v mode="$mode" -v tests="$tests" -v scenarios="$scenarios" \
     -v lifecycle="$lifecycle" -v splats="$splats" -v noise="$noise" \
-    -v cmdline="$cmdline" -v skip_ok=" $skip_ok " '
+    -v cmdline="$cmdline" -v skip_ok=" $skip_ok " -v stacks="$stacks" '
 function check(name, ok, why) {
 	if (ok) {
 		passed++
@@ -345,7 +351,8 @@ END {
 		      "no \"Kernel memory leak detector initialized\" on the console")
 	}
 	check("guest finished", finished && timedout == "",
-	      timedout != "" ? timedout : "no end marker (crash or panic?)")
+	      timedout == "" ? "no end marker (crash or panic?)" : \
+	      timedout (stacks == "" ? "" : "; every task'"'"'s stack in " stacks))
 	if (finished)
 		check("console complete", done, "no \"opp-guest: done\" marker")
 	nhit = 0
