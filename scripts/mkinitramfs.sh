@@ -3,7 +3,8 @@
 # Build the guest's initramfs: busybox, initramfs/init, the cpufreq
 # scenario, bash and the kernel's cpufreq selftests (copied from the
 # unpacked kernel tree, tools/testing/selftests/cpufreq, into
-# /lib/selftests/cpufreq), and every module built for $TIER and $FLAVOUR
+# /lib/selftests/cpufreq, with the kselftest KTAP helpers where the tree
+# has them), and every module built for $TIER and $FLAVOUR
 # (see module_dir), packed by the gen_init_cpio that the kernel build made
 # in its usr/.
 # Usage: mkinitramfs.sh OUTPUT.cpio.gz
@@ -34,6 +35,12 @@ sed -e "/^#/d" -e "s|@BUSYBOX@|$busybox|" -e "s|@INIT@|$TOP/initramfs/init|" \
 	for f in "$selftests"/*.sh; do
 		echo "file /lib/selftests/cpufreq/$(basename "$f") $f 755 0 0"
 	done
+	# 6.12's main.sh sources the kselftest KTAP helpers beside its dir.
+	ktap=$selftests/../kselftest/ktap_helpers.sh
+	if [ -f "$ktap" ]; then
+		echo "dir /lib/selftests/kselftest 755 0 0"
+		echo "file /lib/selftests/kselftest/ktap_helpers.sh $ktap 644 0 0"
+	fi
 } >>"$list"
 # What the last build listed, not whatever .ko lies around: a module
 # that stopped being built must be missing from the guest, not stale.
