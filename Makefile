@@ -72,7 +72,10 @@ MODDIR := $(OPP_MODULES)/$(KVER)-$(FLAVOUR)
 endif
 endif
 MODDIR ?= $(CURDIR)
-MOD_SOURCES := $(wildcard Kbuild *.[ch] */Kbuild */*.[ch])
+# The sources only: an in-tree build's kbuild outputs (modpost's *.mod.c,
+# in the format of the kernel it ran for) must not reach another
+# kernel's copy.
+MOD_SOURCES := $(filter-out %.mod.c,$(wildcard Kbuild *.[ch] */Kbuild */*.[ch]))
 
 all: modules
 
