@@ -93,7 +93,8 @@ if [ "$TIER" = arm64 ]; then
 	main_args=(--lifecycle "${LIFECYCLE:-5}" --timeout 1500)
 	main_what="KUnit suites and the torture on the arm64 KCSAN kernel"
 else
-	main_args=(--scenarios "cpufreq cpufreq_selftests"
+	# SCENARIOS="...": the user-space scenarios (initramfs/init).
+	main_args=(--scenarios "${SCENARIOS-cpufreq cpufreq_selftests}"
 		   --lifecycle "${LIFECYCLE:-10}"
 		   --timeout 1700)
 	main_what="KUnit suites, the cpufreq scenario and the kernel's cpufreq selftests on the debug kernel"
