@@ -57,6 +57,9 @@ while [ $# -gt 1 ]; do
 	esac
 done
 dir=${1:?usage: verdict.sh [--tests "MOD..."] [--manifest FILE] [--skip-ok "S.C..."] DIR}
+# The KTAP parser runs from the kernel tree: DIR must not be relative.
+[ -d "$dir" ] || die "no run directory $dir"
+dir=$(cd "$dir" && pwd)
 chan=$dir/channel.log
 cons=$dir/console.log
 stacks=
