@@ -52,7 +52,20 @@ for g in "${guest[@]}"; do
 	guest_pkgs+=" ${g%% *}:$BUSYBOX_ARCH"
 done
 log "installing: ${missing[*]}$guest_pkgs"
-$SUDO apt-get update -q >/dev/null
+# A mirror caught mid-sync fails one index (apt-get update exits 100, the
+# others updated): try again, then go on with the lists there are; the
+# install below fails if what it needs is really missing.
+update_log=$(mktemp)
+for try in 1 2 3; do
+	$SUDO apt-get update -q >/dev/null 2>"$update_log" && break
+	if [ "$try" = 3 ]; then
+		log "apt-get update failed 3 times, going on with the package lists there are:"
+		grep -E '^(E|W):' "$update_log" >&2 || true
+	else
+		sleep 10
+	fi
+done
+rm -f "$update_log"
 if [ ${#missing[@]} -gt 0 ]; then
 	$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
