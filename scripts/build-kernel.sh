@@ -69,7 +69,12 @@ fi
 
 mkdir -p "$build"
 rm -f "$build/.opp-key"
-kmake() { make -C "$src" O="$build" ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"; }
+# The kernel's make takes nothing from a calling make (make -s kernel would
+# silence the lines the progress count below reads).
+kmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" O="$build" \
+		ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"
+}
 
 log "configuring $key"
 kmake -s "$(kernel_base)" >/dev/null
