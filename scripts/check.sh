@@ -97,7 +97,7 @@ else
 	main_args=(--scenarios "${SCENARIOS-cpufreq cpufreq_selftests}"
 		   --lifecycle "${LIFECYCLE:-10}"
 		   --timeout 1700)
-	main_what="KUnit suites, the cpufreq scenario and the kernel's cpufreq selftests on the debug kernel"
+	main_what="KUnit suites and the scenarios (${SCENARIOS-cpufreq cpufreq_selftests}) on the debug kernel"
 fi
 if [ "$self_check_only" = 0 ]; then
 	log "main run: $main_what"
