@@ -42,4 +42,40 @@ struct cpufreq_policy;
 #define OPP_OF_SUPPLY_PROPS_DECOUPLED \
 	(KERNEL_VERSION(6, 2, 0) <= LINUX_VERSION_CODE)
 
+/*
+ * The level of an OPP that has none (no opp-level, nothing that gives it
+ * one): since 6.7 the OPP core keeps U32_MAX (its OPP_LEVEL_UNSET), so
+ * that 0 is a level like any other, and its level ceil search refuses a
+ * match on an OPP without one (-ENODEV); before, 0 meant none and was
+ * matched like any level. The library follows the kernel it runs on.
+ */
+#if KERNEL_VERSION(6, 7, 0) <= LINUX_VERSION_CODE
+#define OPP_LEVEL_NONE	U32_MAX
+#else
+#define OPP_LEVEL_NONE	0U
+#endif
+
+/*
+ * Since 6.8 (the rework of genpd's required-opps at the end of 2023) the
+ * OPP core gives an OPP without a level of its own, in a table that is
+ * not a power domain's and has a single ``required-opps`` into a power
+ * domain's table, the level of the OPP it requires. 6.1 does not; 6.12
+ * does.
+ */
+#define OPP_OF_REQUIRED_GENPD_LEVEL \
+	(KERNEL_VERSION(6, 8, 0) <= LINUX_VERSION_CODE)
+
+/*
+ * What the kernel's own OPP core offers the opp_of_v2 suite to compare
+ * against: dev_pm_opp_find_level_floor(), and a
+ * dev_pm_opp_get_required_pstate() that gives the required OPP's level
+ * (6.1 gives a power domain's translation of it, 0 without genpd). 6.12
+ * has both, 6.1 neither; the release in between that brought them is not
+ * pinned here, so only 6.12 on compares them.
+ */
+#define OPP_KERNEL_HAS_LEVEL_FLOOR \
+	(KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE)
+#define OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL \
+	(KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE)
+
 #endif /* _OPP_COMPAT_H */

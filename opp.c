@@ -381,8 +381,8 @@ static void opp_set_avail_bit(struct opp_array *arr, unsigned int i,
  * the accessors read the byte. The sharers' arrays have a word each.
  * Under opp_lock.
  */
-static void opp_set_available(struct opp_table *table, unsigned int i,
-			      bool available)
+void opp_set_available(struct opp_table *table, unsigned int i,
+		       bool available)
 {
 	struct opp_array *arr = opp_array_locked(table);
 	unsigned int k;
@@ -394,6 +394,52 @@ static void opp_set_available(struct opp_table *table, unsigned int i,
 				  available);
 }
 
+static void opp_table_release(struct kref *ref);
+
+/*
+ * An OPP's extra for @nr_paths bandwidths and @nr_required required-opps
+ * entries, zeroed; NULL if memory ran out.
+ */
+struct opp_extra *opp_extra_alloc(unsigned int nr_paths,
+				  unsigned int nr_required)
+{
+	size_t off = ALIGN(struct_size_t(struct opp_extra, bw, 2 * nr_paths),
+			   __alignof__(struct opp_required));
+	struct opp_extra *x;
+
+	x = kzalloc(size_add(off, array_size(nr_required, sizeof(*x->req))),
+		    GFP_KERNEL);
+	if (x) {
+		x->nr_paths = nr_paths;
+		x->nr_required = nr_required;
+		x->req = (struct opp_required *)((char *)x + off);
+	}
+	return x;
+}
+
+/*
+ * Release @extra (NULL is nothing): its nodes and the references its
+ * resolved entries hold now, its memory after a grace period, since a
+ * reader may still hold the OPP. Under opp_lock, or before it is
+ * published.
+ */
+void opp_extra_free(struct opp_extra *extra)
+{
+	struct opp_table *t;
+	unsigned int i;
+
+	if (!extra)
+		return;
+	for (i = 0; i < extra->nr_required; i++) {
+		of_node_put(extra->req[i].tnp);
+		of_node_put(extra->req[i].np);
+		t = rcu_dereference_protected(extra->req[i].table, true);
+		if (t)
+			kref_put(&t->ref, opp_table_release);
+	}
+	kfree_rcu(extra, rcu);
+}
+
 /* @opp's values, with the availability a search matched it by. */
 static __always_inline void opp_info_fill(struct opp_info *info,
 					  const struct opp *opp, bool available)
@@ -403,6 +449,10 @@ static __always_inline void opp_info_fill(struct opp_info *info,
 	info->u_volt_min = opp->u_volt_min;
 	info->u_volt_max = opp->u_volt_max;
 	info->u_amp = opp->u_amp;
+	info->u_watt = opp->u_watt;
+	info->level = READ_ONCE(opp->level);
+	info->peak_kbps = opp_peak_bw(opp, 0);
+	info->avg_kbps = opp_avg_bw(opp, 0);
 	info->available = available;
 	info->turbo = opp->turbo;
 	info->suspend = opp->suspend;
@@ -432,7 +482,10 @@ static void opp_table_release(struct kref *ref)
 static void opp_table_free(struct opp_table *table)
 {
 	struct opp_array *arr = opp_array_locked(table);
+	unsigned int i;
 
+	for (i = 0; i < arr->count; i++)
+		opp_extra_free(arr->opp[i].extra);
 	/* Calls only happen under opp_lock: none is in flight. */
 	of_node_put(table->np);
 	table->np = NULL;
@@ -538,7 +591,7 @@ int opp_share_of_locked(struct device *dev, const struct device_node *np)
 	if (opp_table_locked(dev))
 		return -ENOENT;
 	list_for_each_entry(table, &opp_table_list, list_node)
-		if (table->np == np)
+		if (table->shared && table->np == np)
 			return opp_table_share(table, dev);
 	return -ENOENT;
 }
@@ -560,11 +613,72 @@ static void opp_keep_one_suspend(struct opp_array *arr)
 }
 
 /*
- * Merge @n points, sorted by rate without repeats, into @dev's table in
- * one copy, so that readers see all of them or none. A point already
- * present with the same voltage and available is skipped; one present
- * otherwise is -EEXIST and nothing is added. @facts, if not NULL, are
- * those of the device-tree table the points come from.
+ * The order of a table, the kernel's OPP core's: by rate, then by the
+ * peak bandwidth of each path in turn, then by level (tables keyed by
+ * level or bandwidth have a rate of 0). Two OPPs that compare equal are
+ * one OPP given twice.
+ */
+int opp_key_cmp(const struct opp *a, const struct opp *b)
+{
+	unsigned int i, paths;
+	u32 x, y;
+
+	if (a->rate != b->rate)
+		return a->rate < b->rate ? -1 : 1;
+	paths = max(a->extra ? a->extra->nr_paths : 0,
+		    b->extra ? b->extra->nr_paths : 0);
+	for (i = 0; i < paths; i++) {
+		x = opp_peak_bw(a, i);
+		y = opp_peak_bw(b, i);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	return 0;
+}
+
+/* The index of the first OPP of @arr whose key is not below @pt's. */
+static unsigned int opp_key_bound(const struct opp_array *arr,
+				  const struct opp *pt)
+{
+	unsigned int lo = 0, hi = arr->count, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (opp_key_cmp(&arr->opp[mid], pt) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Once @pts are merged into a table that had @old: the table owns the
+ * extras of the points it took (those not already in @old), which the
+ * caller must no longer free.
+ */
+static void opp_points_taken(struct opp *pts, unsigned int n,
+			     const struct opp_array *old)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		j = old ? opp_key_bound(old, &pts[i]) : 0;
+		if (!old || j == old->count || opp_key_cmp(&old->opp[j], &pts[i]))
+			pts[i].extra = NULL;
+	}
+}
+
+/*
+ * Merge @n points, sorted by key (opp_key_cmp()) without repeats, into
+ * @dev's table in one copy, so that readers see all of them or none. A
+ * point already present with the same voltage and available is skipped;
+ * one present otherwise is -EEXIST and nothing is added. @facts, if not
+ * NULL, are those of the device-tree table the points come from. On
+ * success the table owns the extras of the points it added, and their
+ * ->extra in @pts is cleared; the caller frees those left.
  */
 int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts)
@@ -583,8 +697,8 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 	}
 	cfg = opp_config_locked(dev);
 	for (i = 0; i < n; i++) {
-		j = old ? opp_lower_bound(old, pts[i].rate) : 0;
-		if (j == old_n || old->opp[j].rate != pts[i].rate) {
+		j = old ? opp_key_bound(old, &pts[i]) : 0;
+		if (j == old_n || opp_key_cmp(&old->opp[j], &pts[i])) {
 			fresh_n++;
 			opp_check_supply(dev, cfg, &pts[i]);
 			continue;
@@ -600,8 +714,9 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 	if (!arr)
 		return -ENOMEM;
 	for (i = 0, j = 0, k = 0; i < n || j < old_n; ) {
-		if (j < old_n && (i == n || old->opp[j].rate <= pts[i].rate)) {
-			if (i < n && pts[i].rate == old->opp[j].rate)
+		if (j < old_n &&
+		    (i == n || opp_key_cmp(&old->opp[j], &pts[i]) <= 0)) {
+			if (i < n && !opp_key_cmp(&old->opp[j], &pts[i]))
 				i++;	/* identical to the present one */
 			arr->opp[k++] = old->opp[j++];
 		} else {
@@ -622,8 +737,10 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		kref_init(&fresh->ref);
 		if (facts) {
 			fresh->clock_latency_ns = facts->clock_latency_ns;
-			if (facts->shared)
-				fresh->np = of_node_get(facts->np);
+			fresh->nr_paths = facts->nr_paths;
+			fresh->np = of_node_get(facts->np);
+			fresh->shared = facts->shared;
+			fresh->genpd = facts->genpd;
 		}
 		opp_array_own(arr, fresh);
 		ret = opp_map_add(arr);
@@ -635,6 +752,7 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			return ret;
 		}
 		list_add_tail(&fresh->list_node, &opp_table_list);
+		opp_points_taken(pts, n, NULL);
 		return 0;
 	}
 
@@ -643,11 +761,14 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		kfree(arr);
 		return ret;
 	}
+	opp_points_taken(pts, n, old);
 	if (facts && facts->clock_latency_ns > table->clock_latency_ns)
 		WRITE_ONCE(table->clock_latency_ns, facts->clock_latency_ns);
+	if (facts && !table->nr_paths)
+		WRITE_ONCE(table->nr_paths, facts->nr_paths);
 	/* Both sorted: what @arr has and @old had not is new. */
 	for (j = 0, k = 0; k < arr->count; k++) {
-		if (j < old_n && old->opp[j].rate == arr->opp[k].rate)
+		if (j < old_n && !opp_key_cmp(&old->opp[j], &arr->opp[k]))
 			j++;
 		else
 			opp_notify(table, OPP_EVENT_ADD, &arr->opp[k]);
@@ -687,6 +808,7 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		.u_volt = u_volt,
 		.u_volt_min = u_volt,
 		.u_volt_max = u_volt,
+		.level = OPP_LEVEL_NONE,
 		.available = true,
 	};
 	int ret;
@@ -849,6 +971,7 @@ int opp_remove(struct device *dev, unsigned long freq)
 		goto unlock;
 	}
 	opp_notify(table, OPP_EVENT_REMOVE, &old->opp[i]);
+	opp_extra_free(old->opp[i].extra);
 	kfree_rcu(old, rcu);
 unlock:
 	mutex_unlock(&opp_lock);
@@ -1133,6 +1256,232 @@ struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
 
+/* What a level (@path < 0) or bandwidth search compares of @opp. */
+static unsigned int opp_key_of(const struct opp *opp, int path)
+{
+	return path < 0 ? READ_ONCE(opp->level) : opp_peak_bw(opp, path);
+}
+
+/*
+ * The index of the available OPP of @arr a level or bandwidth search
+ * finds, or -1: the first whose key is @key (exact) or at least @key
+ * (ceil), or the last before the first whose key is above @key (floor),
+ * in the table's order, as the kernel's OPP core scans its list. In a
+ * table keyed by level (bandwidth) that order is the levels' (the
+ * bandwidths'); in one keyed by rate it is the rates', whatever the
+ * other keys do. The key is the level for a @path below 0, else the
+ * peak bandwidth of that path.
+ */
+static int opp_match_key(const struct opp_array *arr, enum opp_match how,
+			 unsigned int key, int path)
+{
+	unsigned int i, k;
+	int found = -1;
+
+	for (i = 0; i < arr->count; i++) {
+		if (!READ_ONCE(arr->opp[i].available))
+			continue;
+		k = opp_key_of(&arr->opp[i], path);
+		switch (how) {
+		case OPP_MATCH_EXACT:
+			if (k == key)
+				return i;
+			break;
+		case OPP_MATCH_CEIL:
+			if (k >= key)
+				return i;
+			break;
+		case OPP_MATCH_FLOOR:
+			if (k > key)
+				return found;
+			found = i;
+			break;
+		}
+	}
+	return found;
+}
+
+/* A search whose in-out argument is NULL, or that found nothing to search. */
+static noinline struct opp *opp_arg_fault(struct device *dev, bool no_arg,
+					  const char *func)
+{
+	if (no_arg) {
+		pr_warn_ratelimited("%s: argument is NULL\n", func);
+		return ERR_PTR(-EINVAL);
+	}
+	return opp_search_fault(dev, func);
+}
+
+static struct opp *opp_level_search(struct device *dev, enum opp_match how,
+				    unsigned int *level, const char *func)
+{
+	struct opp_array *arr = opp_dev_opps(dev);
+	unsigned int found;
+	int i;
+
+	if (unlikely(!level || !arr))
+		return opp_arg_fault(dev, !level, func);
+	i = opp_match_key(arr, how, *level, -1);
+	if (i < 0)
+		return ERR_PTR(-ERANGE);
+	found = READ_ONCE(arr->opp[i].level);
+	/* Where an OPP without a level has U32_MAX, ceil may not match it. */
+	if (how == OPP_MATCH_CEIL && OPP_LEVEL_NONE == U32_MAX &&
+	    found == OPP_LEVEL_NONE)
+		return ERR_PTR(-ENODEV);
+	*level = found;
+	return &arr->opp[i];
+}
+
+/**
+ * opp_find_level_exact() - find the available OPP of a performance level
+ * @dev:	the device whose table to search
+ * @level:	the level (``opp-level``)
+ *
+ * The first available OPP, in the table's order, whose level is @level,
+ * as the kernel's dev_pm_opp_find_level_exact() finds it. Disabled OPPs
+ * are never found.
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR;
+ * ERR_PTR(-ENODEV) if @dev has no table; ERR_PTR(-ERANGE) if no available
+ * OPP has that level.
+ */
+struct opp *opp_find_level_exact(struct device *dev, unsigned int level)
+{
+	return opp_level_search(dev, OPP_MATCH_EXACT, &level, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_find_level_exact);
+
+/**
+ * opp_find_level_ceil() - find the first available OPP at or above a level
+ * @dev:	the device whose table to search
+ * @level:	in: the lowest acceptable level; out: the level of the OPP
+ *		found (untouched on error)
+ *
+ * The first available OPP, in the table's order, whose level is at least
+ * *@level, as the kernel's dev_pm_opp_find_level_ceil() finds it: in a
+ * table keyed by level, the lowest such level. Where the running kernel
+ * gives an OPP without ``opp-level`` the level U32_MAX (6.7 on, see
+ * OPP_LEVEL_NONE), a match on such an OPP is no match: -ENODEV, as the
+ * kernel answers.
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR or
+ * @level is NULL; ERR_PTR(-ENODEV) if @dev has no table, or (6.7 on) the
+ * OPP matched has no level; ERR_PTR(-ERANGE) if no available OPP has a
+ * level >= *@level.
+ */
+struct opp *opp_find_level_ceil(struct device *dev, unsigned int *level)
+{
+	return opp_level_search(dev, OPP_MATCH_CEIL, level, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_find_level_ceil);
+
+/**
+ * opp_find_level_floor() - find the last available OPP at or below a level
+ * @dev:	the device whose table to search
+ * @level:	in: the highest acceptable level; out: the level of the OPP
+ *		found (untouched on error)
+ *
+ * Scanning the available OPPs in the table's order, the last one before
+ * the first whose level is above *@level, as the kernel's
+ * dev_pm_opp_find_level_floor() finds it (6.12 has it, 6.1 not): in a
+ * table keyed by level, the highest level at or below *@level. The
+ * library has it on every kernel it builds for.
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR or
+ * @level is NULL; ERR_PTR(-ENODEV) if @dev has no table; ERR_PTR(-ERANGE)
+ * if no available OPP comes before one above *@level.
+ */
+struct opp *opp_find_level_floor(struct device *dev, unsigned int *level)
+{
+	return opp_level_search(dev, OPP_MATCH_FLOOR, level, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_find_level_floor);
+
+static struct opp *opp_bw_search(struct device *dev, enum opp_match how,
+				 unsigned int *bw, int index, const char *func)
+{
+	struct opp_array *arr = opp_dev_opps(dev);
+	int i;
+
+	if (unlikely(!bw || !arr))
+		return opp_arg_fault(dev, !bw, func);
+	/* As the kernel's: a path the table does not have is -EINVAL. */
+	if (index < 0 || index >= READ_ONCE(arr->table->nr_paths))
+		return ERR_PTR(-EINVAL);
+	i = opp_match_key(arr, how, *bw, index);
+	if (i < 0)
+		return ERR_PTR(-ERANGE);
+	*bw = opp_peak_bw(&arr->opp[i], index);
+	return &arr->opp[i];
+}
+
+/**
+ * opp_find_bw_ceil() - find the first available OPP at or above a bandwidth
+ * @dev:	the device whose table to search
+ * @bw:		in: the lowest acceptable peak bandwidth in kBps; out: the
+ *		peak bandwidth of the OPP found (untouched on error)
+ * @index:	which interconnect path's bandwidth to compare, from 0
+ *
+ * The first available OPP, in the table's order, whose peak bandwidth
+ * on path @index (``opp-peak-kBps``) is at least *@bw, as the kernel's
+ * dev_pm_opp_find_bw_ceil() finds it: in a table keyed by bandwidth, the
+ * lowest such bandwidth.
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR,
+ * @bw is NULL, or the table has no path @index; ERR_PTR(-ENODEV) if @dev
+ * has no table; ERR_PTR(-ERANGE) if no available OPP has a peak bandwidth
+ * >= *@bw on that path.
+ */
+struct opp *opp_find_bw_ceil(struct device *dev, unsigned int *bw, int index)
+{
+	return opp_bw_search(dev, OPP_MATCH_CEIL, bw, index, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_find_bw_ceil);
+
+/**
+ * opp_find_bw_floor() - find the last available OPP at or below a bandwidth
+ * @dev:	the device whose table to search
+ * @bw:		in: the highest acceptable peak bandwidth in kBps; out: the
+ *		peak bandwidth of the OPP found (untouched on error)
+ * @index:	which interconnect path's bandwidth to compare, from 0
+ *
+ * Scanning the available OPPs in the table's order, the last one before
+ * the first whose peak bandwidth on path @index is above *@bw, as the
+ * kernel's dev_pm_opp_find_bw_floor() finds it: in a table keyed by
+ * bandwidth, the highest bandwidth at or below *@bw.
+ *
+ * Context: any context, hard interrupt included; takes no lock. The caller
+ * holds rcu_read_lock() and may use the returned OPP only until it drops
+ * it.
+ *
+ * Return: the OPP found; ERR_PTR(-EINVAL) if @dev is NULL or an ERR_PTR,
+ * @bw is NULL, or the table has no path @index; ERR_PTR(-ENODEV) if @dev
+ * has no table; ERR_PTR(-ERANGE) if no available OPP comes before one
+ * above *@bw.
+ */
+struct opp *opp_find_bw_floor(struct device *dev, unsigned int *bw, int index)
+{
+	return opp_bw_search(dev, OPP_MATCH_FLOOR, bw, index, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_find_bw_floor);
+
 /**
  * opp_get_voltage() - the voltage of an OPP found by a search
  * @opp:	the OPP, as a search returned it
@@ -1227,6 +1576,152 @@ bool opp_is_turbo(struct opp *opp)
 EXPORT_SYMBOL_GPL(opp_is_turbo);
 
 /**
+ * opp_get_power() - the power an OPP draws
+ * @opp:	the OPP, as a search returned it
+ *
+ * Its ``opp-microwatt``, read where the running kernel's OPP core reads
+ * it (see opp_of_add_table()). As the kernel's dev_pm_opp_get_power(),
+ * it answers for a disabled OPP too: an energy model reads every OPP.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the power in microwatts; 0 if the OPP has none, or @opp is
+ * NULL or an ERR_PTR.
+ */
+unsigned long opp_get_power(struct opp *opp)
+{
+	return IS_ERR_OR_NULL(opp) ? 0 : opp->u_watt;
+}
+EXPORT_SYMBOL_GPL(opp_get_power);
+
+/**
+ * opp_get_level() - the performance level of an OPP
+ * @opp:	the OPP, as a search returned it
+ *
+ * Its ``opp-level``, as the kernel's dev_pm_opp_get_level() gives it.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the level; OPP_LEVEL_NONE (U32_MAX from 6.7 on, 0 before, as
+ * the running kernel answers) if the OPP has none, is disabled, or @opp
+ * is NULL or an ERR_PTR.
+ */
+unsigned int opp_get_level(struct opp *opp)
+{
+	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+		return OPP_LEVEL_NONE;
+	/* From 6.8 on, a required OPP's level may arrive late (in place). */
+	return READ_ONCE(opp->level);
+}
+EXPORT_SYMBOL_GPL(opp_get_level);
+
+/**
+ * opp_get_bw() - the bandwidth an OPP asks of an interconnect path
+ * @opp:	the OPP, as a search returned it
+ * @peak:	true: its ``opp-peak-kBps``; false: its ``opp-avg-kBps``
+ * @index:	the path, from 0
+ *
+ * As the dev_pm_opp_get_bw() of later kernels, it answers for a disabled
+ * OPP too.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the bandwidth in kBps; 0 if the OPP gives none on that path
+ * (an average left out included), or @opp is NULL or an ERR_PTR.
+ */
+unsigned long opp_get_bw(struct opp *opp, bool peak, int index)
+{
+	if (IS_ERR_OR_NULL(opp) || index < 0)
+		return 0;
+	return peak ? opp_peak_bw(opp, index) : opp_avg_bw(opp, index);
+}
+EXPORT_SYMBOL_GPL(opp_get_bw);
+
+/*
+ * Entry @index of @opp's required-opps, once every entry of the OPP is
+ * resolved (the kernel answers nothing while any is pending); or NULL.
+ */
+static struct opp_required *opp_required_entry(struct opp *opp,
+					       unsigned int index)
+{
+	struct opp_extra *x;
+	unsigned int i;
+
+	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+		return NULL;
+	x = opp->extra;
+	if (!x || index >= x->nr_required)
+		return NULL;
+	for (i = 0; i < x->nr_required; i++)
+		if (!rcu_dereference(x->req[i].table))
+			return NULL;
+	return &x->req[index];
+}
+
+/**
+ * opp_get_required_level() - the level of an OPP's required OPP
+ * @opp:	the OPP, as a search returned it
+ * @index:	which entry of its ``required-opps``, from 0
+ *
+ * The ``opp-level`` of the OPP that entry @index of @opp's
+ * ``required-opps`` names, in the table the library read from that OPP's
+ * table node. What 6.12's dev_pm_opp_get_required_pstate() answers for a
+ * power domain's table; 6.1's answers the domain's own translation, 0
+ * without CONFIG_PM_GENERIC_DOMAINS, where this gives the level.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the level; 0 if @opp is NULL, an ERR_PTR or disabled, has no
+ * entry @index, or any of its entries is still pending (the table it
+ * points into was not read yet), as the kernel answers then.
+ */
+unsigned int opp_get_required_level(struct opp *opp, unsigned int index)
+{
+	struct opp_required *r = opp_required_entry(opp, index);
+
+	return r ? READ_ONCE(r->level) : 0;
+}
+EXPORT_SYMBOL_GPL(opp_get_required_level);
+
+/**
+ * opp_get_required_table() - a handle on the table of a required OPP
+ * @opp:	the OPP, as a search returned it
+ * @index:	which entry of its ``required-opps``, from 0
+ *
+ * A handle, as opp_table_get() gives one, on the table the library read
+ * from the table node that entry @index of @opp's ``required-opps``
+ * points into: search it (by opp_get_required_level() for a power
+ * domain's) to find the required OPP. Release it with opp_table_put().
+ *
+ * Context: any context but NMI; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the handle; ERR_PTR(-EINVAL) if @opp is NULL, an ERR_PTR or
+ * disabled, or has no entry @index; ERR_PTR(-ENODEV) while an entry of
+ * @opp is pending, or if that table was removed since.
+ */
+struct opp_table *opp_get_required_table(struct opp *opp, unsigned int index)
+{
+	struct opp_required *r;
+	struct opp_table *t;
+
+	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available) || !opp->extra ||
+	    index >= opp->extra->nr_required)
+		return ERR_PTR(-EINVAL);
+	r = opp_required_entry(opp, index);
+	t = r ? rcu_dereference(r->table) : NULL;
+	if (!t || !rcu_access_pointer(t->head.opps) ||
+	    !kref_get_unless_zero(&t->ref))
+		return ERR_PTR(-ENODEV);
+	return t;
+}
+EXPORT_SYMBOL_GPL(opp_get_required_table);
+
+/**
  * opp_get_opp_count() - the number of available OPPs of a device
  * @dev:	the device whose table to count
  *
@@ -1255,13 +1750,13 @@ EXPORT_SYMBOL_GPL(opp_get_opp_count);
  * @dev:	the device whose table to read
  *
  * The rate of the OPP its device-tree table marks ``opp-suspend`` (the
- * fastest, if several are), available or not: suspend code applies it
- * whatever a thermal limit says, as the kernel's OPP core does.
+ * fastest, if several are), while that OPP is available: a disabled
+ * suspend OPP gives 0, as the kernel's OPP core answers.
  *
  * Context: any context, hard interrupt included; takes no lock but RCU.
  *
  * Return: the rate in Hz; 0 if @dev is NULL or an ERR_PTR, has no table,
- * or its table has no suspend OPP.
+ * its table has no suspend OPP or its suspend OPP is disabled.
  */
 unsigned long opp_get_suspend_opp_freq(struct device *dev)
 {
@@ -1272,7 +1767,7 @@ unsigned long opp_get_suspend_opp_freq(struct device *dev)
 	rcu_read_lock();
 	arr = opp_array_rcu(dev, __func__);
 	for (i = 0; !IS_ERR(arr) && i < arr->count; i++)
-		if (arr->opp[i].suspend)
+		if (arr->opp[i].suspend && READ_ONCE(arr->opp[i].available))
 			rate = arr->opp[i].rate;
 	rcu_read_unlock();
 	return rate;
@@ -1428,6 +1923,148 @@ int opp_lookup_floor(struct device *dev, unsigned long freq,
 	return opp_lookup(dev, OPP_MATCH_FLOOR, freq, true, info, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_lookup_floor);
+
+/* The level lookups: a level search under RCU, its OPP copied out. */
+static int opp_lookup_level(struct device *dev, enum opp_match how,
+			    unsigned int level, struct opp_info *info,
+			    const char *func)
+{
+	struct opp *opp;
+	int ret = 0;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	opp = opp_level_search(dev, how, &level, func);
+	if (IS_ERR(opp))
+		ret = PTR_ERR(opp);
+	else
+		opp_info_fill(info, opp, true);
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * opp_lookup_level_exact() - copy out the available OPP of a level
+ * @dev:	the device whose table to search
+ * @level:	the level
+ * @info:	out: the OPP's values (untouched on error)
+ *
+ * opp_find_level_exact() for callers that want values, not a pointer.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR or @info is
+ * NULL; -ENODEV if @dev has no table; -ERANGE if no available OPP has
+ * that level.
+ */
+int opp_lookup_level_exact(struct device *dev, unsigned int level,
+			   struct opp_info *info)
+{
+	return opp_lookup_level(dev, OPP_MATCH_EXACT, level, info, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_level_exact);
+
+/**
+ * opp_lookup_level_ceil() - copy out the OPP opp_find_level_ceil() finds
+ * @dev:	the device whose table to search
+ * @level:	the lowest acceptable level
+ * @info:	out: the OPP's values, its level in @info->level (untouched
+ *		on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; the errors of opp_find_level_ceil(), and -EINVAL
+ * if @info is NULL.
+ */
+int opp_lookup_level_ceil(struct device *dev, unsigned int level,
+			  struct opp_info *info)
+{
+	return opp_lookup_level(dev, OPP_MATCH_CEIL, level, info, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_level_ceil);
+
+/**
+ * opp_lookup_level_floor() - copy out the OPP opp_find_level_floor() finds
+ * @dev:	the device whose table to search
+ * @level:	the highest acceptable level
+ * @info:	out: the OPP's values, its level in @info->level (untouched
+ *		on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; the errors of opp_find_level_floor(), and -EINVAL
+ * if @info is NULL.
+ */
+int opp_lookup_level_floor(struct device *dev, unsigned int level,
+			   struct opp_info *info)
+{
+	return opp_lookup_level(dev, OPP_MATCH_FLOOR, level, info, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_level_floor);
+
+/* The bandwidth lookups: the search, and the path's values copied out. */
+static int opp_lookup_bw(struct device *dev, enum opp_match how,
+			 unsigned int bw, int index, struct opp_info *info,
+			 const char *func)
+{
+	struct opp *opp;
+	int ret = 0;
+
+	if (unlikely(!info))
+		return -EINVAL;
+	rcu_read_lock();
+	opp = opp_bw_search(dev, how, &bw, index, func);
+	if (IS_ERR(opp)) {
+		ret = PTR_ERR(opp);
+	} else {
+		opp_info_fill(info, opp, true);
+		info->peak_kbps = opp_peak_bw(opp, index);
+		info->avg_kbps = opp_avg_bw(opp, index);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/**
+ * opp_lookup_bw_ceil() - copy out the OPP opp_find_bw_ceil() finds
+ * @dev:	the device whose table to search
+ * @bw:		the lowest acceptable peak bandwidth in kBps
+ * @index:	the interconnect path, from 0
+ * @info:	out: the OPP's values, with path @index's bandwidths in
+ *		@info->peak_kbps and @info->avg_kbps (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; the errors of opp_find_bw_ceil(), and -EINVAL if
+ * @info is NULL.
+ */
+int opp_lookup_bw_ceil(struct device *dev, unsigned int bw, int index,
+		       struct opp_info *info)
+{
+	return opp_lookup_bw(dev, OPP_MATCH_CEIL, bw, index, info, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_bw_ceil);
+
+/**
+ * opp_lookup_bw_floor() - copy out the OPP opp_find_bw_floor() finds
+ * @dev:	the device whose table to search
+ * @bw:		the highest acceptable peak bandwidth in kBps
+ * @index:	the interconnect path, from 0
+ * @info:	out: the OPP's values, with path @index's bandwidths in
+ *		@info->peak_kbps and @info->avg_kbps (untouched on error)
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: 0 on success; the errors of opp_find_bw_floor(), and -EINVAL if
+ * @info is NULL.
+ */
+int opp_lookup_bw_floor(struct device *dev, unsigned int bw, int index,
+			struct opp_info *info)
+{
+	return opp_lookup_bw(dev, OPP_MATCH_FLOOR, bw, index, info, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_bw_floor);
 
 /* ---- Table handles: searches that skip the device map ---- */
 

@@ -16,6 +16,7 @@
 #include <linux/err.h>
 #include <linux/types.h>
 
+#include "compat.h"		/* OPP_LEVEL_NONE */
 #include "opp_snapshot.h"	/* the layout the inline searches read */
 
 struct clk;
@@ -38,6 +39,13 @@ struct regulator;
  *		gave a <target min max> triplet)
  * @u_volt_max:	highest acceptable voltage (likewise)
  * @u_amp:	current drawn at this OPP in microamperes (0: not given)
+ * @u_watt:	power drawn at this OPP in microwatts (device tree
+ *		``opp-microwatt``; 0: not given)
+ * @level:	the performance level (device tree ``opp-level``);
+ *		OPP_LEVEL_NONE if the OPP has none
+ * @peak_kbps:	the peak bandwidth (``opp-peak-kBps``) of interconnect
+ *		path 0, or of the path a bandwidth lookup searched (0: none)
+ * @avg_kbps:	the average bandwidth (``opp-avg-kBps``) of the same path
  * @available:	whether searches may return it
  * @turbo:	a boost OPP (device tree ``turbo-mode``)
  * @suspend:	the OPP to suspend at (device tree ``opp-suspend``)
@@ -48,6 +56,10 @@ struct opp_info {
 	unsigned long u_volt_min;
 	unsigned long u_volt_max;
 	unsigned long u_amp;
+	unsigned long u_watt;
+	unsigned int level;
+	unsigned int peak_kbps;
+	unsigned int avg_kbps;
 	bool available;
 	bool turbo;
 	bool suspend;
@@ -108,7 +120,16 @@ unsigned long opp_get_freq(struct opp *opp);
 unsigned long opp_get_voltage_min(struct opp *opp);
 unsigned long opp_get_voltage_max(struct opp *opp);
 bool opp_is_turbo(struct opp *opp);
+unsigned long opp_get_power(struct opp *opp);
+unsigned int opp_get_level(struct opp *opp);
+unsigned long opp_get_bw(struct opp *opp, bool peak, int index);
+unsigned int opp_get_required_level(struct opp *opp, unsigned int index);
 int opp_get_opp_count(struct device *dev);
+struct opp *opp_find_level_exact(struct device *dev, unsigned int level);
+struct opp *opp_find_level_ceil(struct device *dev, unsigned int *level);
+struct opp *opp_find_level_floor(struct device *dev, unsigned int *level);
+struct opp *opp_find_bw_ceil(struct device *dev, unsigned int *bw, int index);
+struct opp *opp_find_bw_floor(struct device *dev, unsigned int *bw, int index);
 
 /* A table's own facts: any context, no rcu_read_lock() needed. */
 unsigned long opp_get_suspend_opp_freq(struct device *dev);
@@ -122,6 +143,16 @@ int opp_lookup_ceil(struct device *dev, unsigned long freq,
 		    struct opp_info *info);
 int opp_lookup_floor(struct device *dev, unsigned long freq,
 		     struct opp_info *info);
+int opp_lookup_level_exact(struct device *dev, unsigned int level,
+			   struct opp_info *info);
+int opp_lookup_level_ceil(struct device *dev, unsigned int level,
+			  struct opp_info *info);
+int opp_lookup_level_floor(struct device *dev, unsigned int level,
+			   struct opp_info *info);
+int opp_lookup_bw_ceil(struct device *dev, unsigned int bw, int index,
+		       struct opp_info *info);
+int opp_lookup_bw_floor(struct device *dev, unsigned int bw, int index,
+			struct opp_info *info);
 
 /*
  * Table handles, for callers that search one device's table often: the
@@ -133,6 +164,7 @@ int opp_lookup_floor(struct device *dev, unsigned long freq,
 struct opp_table;
 struct opp_table *opp_table_get(struct device *dev);
 void opp_table_put(struct opp_table *table);
+struct opp_table *opp_get_required_table(struct opp *opp, unsigned int index);
 struct opp *opp_table_find_freq_exact(struct opp_table *table,
 				      unsigned long freq, bool available);
 struct opp *opp_table_find_freq_ceil(struct opp_table *table,

@@ -35,10 +35,58 @@ struct blocking_notifier_head;
 struct device;
 struct device_node;
 
+/*
+ * One ``required-opps`` entry of an OPP: the table node it points into
+ * (@tnp, counted), the required OPP's node (@np, counted; NULL if the
+ * OPP has no such entry), and, once resolved, the library's table of
+ * @tnp (@table, which holds a reference on it) and the required OPP's
+ * level. Resolved at most once, under opp_lock: @level is written before
+ * @table is published; a reader that finds @table NULL sees an entry
+ * still pending (its table not read yet).
+ */
+struct opp_required {
+	struct device_node *tnp;
+	struct device_node *np;
+	struct opp_table __rcu *table;
+	u32 level;
+};
+
+/*
+ * What a device-tree OPP says beyond the scalars of struct opp, allocated
+ * with the OPP by the parser: @bw holds the peak bandwidth of each of
+ * @nr_paths interconnect paths, then the average of each, in kBps, and
+ * never changes; @req, in the same allocation, holds @nr_required
+ * entries, each resolved once (struct opp_required). Released with
+ * opp_extra_free() when its OPP goes.
+ */
+struct opp_extra {
+	struct rcu_head rcu;
+	unsigned int nr_paths;
+	unsigned int nr_required;
+	struct opp_required *req;
+	u32 bw[];
+};
+
+static inline u32 opp_peak_bw(const struct opp *opp, unsigned int path)
+{
+	return opp->extra && path < opp->extra->nr_paths ?
+	       opp->extra->bw[path] : 0;
+}
+
+static inline u32 opp_avg_bw(const struct opp *opp, unsigned int path)
+{
+	return opp->extra && path < opp->extra->nr_paths ?
+	       opp->extra->bw[opp->extra->nr_paths + path] : 0;
+}
+
 /* What a device-tree table says about itself rather than about one OPP. */
 struct opp_table_facts {
 	unsigned long clock_latency_ns;
+	/* Interconnect paths of the device, when its OPPs give bandwidths. */
+	unsigned int nr_paths;
 	bool shared;
+	/* The device's node is a power domain (#power-domain-cells). */
+	bool genpd;
 	/* The table node, which devices that share the table point at. */
 	struct device_node *np;
 };
@@ -95,8 +143,14 @@ struct opp_table {
 	struct blocking_notifier_head *notifiers;
 	/* The largest clock-latency-ns of its device-tree OPPs (READ_ONCE). */
 	unsigned long clock_latency_ns;
-	/* The device-tree table node it was read from, if shared (counted). */
+	/* Its interconnect paths: the bandwidth values of each OPP. */
+	unsigned int nr_paths;
+	/* The device-tree table node it was read from (counted), if any. */
 	struct device_node *np;
+	/* Whether @np says opp-shared: devices that point at it join. */
+	bool shared;
+	/* Whether its device is a power domain (#power-domain-cells). */
+	bool genpd;
 	/*
 	 * The other devices that share it (counted), each with an array of
 	 * its own in the map; see opp_table_publish().
@@ -216,6 +270,12 @@ static inline struct opp_array *opp_array_locked(struct opp_table *table)
 }
 
 /* opp.c */
+int opp_key_cmp(const struct opp *a, const struct opp *b);
+struct opp_extra *opp_extra_alloc(unsigned int nr_paths,
+				  unsigned int nr_required);
+void opp_extra_free(struct opp_extra *extra);
+void opp_set_available(struct opp_table *table, unsigned int i,
+		       bool available);
 int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 			  const struct opp_table_facts *facts);
 int opp_share_of_locked(struct device *dev, const struct device_node *np);

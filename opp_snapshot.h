@@ -29,6 +29,7 @@
 #include <linux/types.h>
 
 struct device;
+struct opp_extra;
 struct opp_table;
 
 /**
@@ -38,14 +39,26 @@ struct opp_table;
  * @u_volt_min:	lowest acceptable voltage
  * @u_volt_max:	highest acceptable voltage
  * @u_amp:	current drawn in microamperes (0: not given)
+ * @u_watt:	power drawn in microwatts (0: not given)
+ * @level:	the performance level (``opp-level``), or OPP_LEVEL_NONE
+ * @extra:	what a device-tree OPP says beyond these (its bandwidth
+ *		per interconnect path, its required OPPs), or NULL; the
+ *		library's own
  * @available:	whether ceil and floor searches may return it
  * @turbo:	a boost OPP
  * @suspend:	the OPP to suspend at
  *
- * Only @available changes once the OPP is published (WRITE_ONCE under the
- * library's update mutex, READ_ONCE in searches); the rest is fixed for
- * the life of the array that holds it. Callers read it through the
+ * Only @available (and @level, see below) changes once the OPP is
+ * published (WRITE_ONCE under the library's update mutex, READ_ONCE in
+ * searches); the rest is fixed for the life of the array that holds it. Callers read it through the
  * accessors only, under the rcu_read_lock() of the search that found it.
+ * A table keyed by level or bandwidth has a @rate of 0 in every OPP that
+ * has no ``opp-hz``; the OPPs are sorted by rate, then by peak bandwidth,
+ * then by level, as the kernel's OPP core sorts them. @extra belongs to
+ * the OPP (its required-opps entries are resolved at most once, under the
+ * update mutex, the rest never changes): it is freed after a grace period
+ * when the OPP is removed. From 6.8 on @level may be set once, in place,
+ * when a required OPP arrives late (WRITE_ONCE; searches READ_ONCE).
  */
 struct opp {
 	unsigned long rate;
@@ -53,6 +66,9 @@ struct opp {
 	unsigned long u_volt_min;
 	unsigned long u_volt_max;
 	unsigned long u_amp;
+	unsigned long u_watt;
+	struct opp_extra *extra;
+	u32 level;
 	bool available;
 	bool turbo;
 	bool suspend;
@@ -223,10 +239,11 @@ static __always_inline int opp_match(const struct opp_array *arr,
 		avail = READ_ONCE(arr->avail);
 		switch (how) {
 		case OPP_MATCH_EXACT:
-			i = opp_bound(arr, freq, false);
-			if (i < n && arr->rate[i] == freq &&
-			    !!(avail & BIT(i)) == available)
-				return i;
+			/* Several OPPs of a level table share a rate. */
+			for (i = opp_bound(arr, freq, false);
+			     i < n && arr->rate[i] == freq; i++)
+				if (!!(avail & BIT(i)) == available)
+					return i;
 			return -1;
 		case OPP_MATCH_CEIL:
 			i = opp_bound(arr, freq, false);
@@ -241,10 +258,10 @@ static __always_inline int opp_match(const struct opp_array *arr,
 
 	switch (how) {
 	case OPP_MATCH_EXACT:
-		i = opp_bound(arr, freq, false);
-		if (i < n && arr->rate[i] == freq &&
-		    READ_ONCE(arr->opp[i].available) == available)
-			return i;
+		for (i = opp_bound(arr, freq, false);
+		     i < n && arr->rate[i] == freq; i++)
+			if (READ_ONCE(arr->opp[i].available) == available)
+				return i;
 		break;
 	case OPP_MATCH_CEIL:
 		for (i = opp_bound(arr, freq, false); i < n; i++)

@@ -26,6 +26,23 @@
 
 #define OF_V2_ROOT	"/opp-of-v2"
 #define OF_V2_MAX_OPPS	8
+/* The bandwidth walks: the paths of the tables, and one more. */
+#define OF_V2_PATHS	3
+
+/*
+ * A walk through a table by level or by the bandwidth of one path: what
+ * each search found (its key, rate and voltage) and the error that ended
+ * the walk.
+ */
+struct of_v2_walk {
+	int n;
+	unsigned int key[OF_V2_MAX_OPPS];
+	unsigned long rate[OF_V2_MAX_OPPS];
+	unsigned long u_volt[OF_V2_MAX_OPPS];
+	/* Level walks: the exact search of each level found, by rate. */
+	unsigned long exact_rate[OF_V2_MAX_OPPS];
+	int end;
+};
 
 /* What both parsers must agree on: a table, OPP by OPP. */
 struct of_v2_table {
@@ -33,6 +50,13 @@ struct of_v2_table {
 	struct opp_info opp[OF_V2_MAX_OPPS];
 	unsigned long suspend_freq;
 	unsigned long latency_ns;
+	/* The number of available OPPs, those the rate walk skips included. */
+	int total;
+	struct of_v2_walk up;
+	struct of_v2_walk down;
+	/* By the peak bandwidth of paths 0 to 2, up and down. */
+	struct of_v2_walk bw_up[OF_V2_PATHS];
+	struct of_v2_walk bw_down[OF_V2_PATHS];
 };
 
 struct of_v2_ctx {
@@ -40,6 +64,8 @@ struct of_v2_ctx {
 	struct device *kernels;
 	struct device_node *np;
 	atomic_t released;
+	/* The required-opps cases' providers: [provider][ours, kernel's]. */
+	struct device *pd[2][2];
 };
 
 /* The consumer node @name under /opp-of-v2, for both devices. */
@@ -70,6 +96,25 @@ static int of_v2_init(struct kunit *test)
 	return 0;
 }
 
+/* The providers' tables, their nodes and devices. */
+static void of_v2_providers_put(struct of_v2_ctx *ctx)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (!ctx->pd[i][0])
+			continue;
+		opp_remove_table(ctx->pd[i][0]);
+		dev_pm_opp_of_remove_table(ctx->pd[i][1]);
+		of_node_put(ctx->pd[i][0]->of_node);
+		ctx->pd[i][0]->of_node = NULL;
+		ctx->pd[i][1]->of_node = NULL;
+		put_device(ctx->pd[i][0]);
+		put_device(ctx->pd[i][1]);
+		ctx->pd[i][0] = NULL;
+	}
+}
+
 static void of_v2_exit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
@@ -82,6 +127,90 @@ static void of_v2_exit(struct kunit *test)
 	of_node_put(ctx->np);
 	put_device(ctx->ours);
 	put_device(ctx->kernels);
+	of_v2_providers_put(ctx);
+}
+
+/* Record one step of a level walk. */
+static void of_v2_walk_add(struct of_v2_walk *w, unsigned int key,
+			   unsigned long rate, unsigned long u_volt)
+{
+	w->key[w->n] = key;
+	w->rate[w->n] = rate;
+	w->u_volt[w->n] = u_volt;
+	w->n++;
+}
+
+/*
+ * This library's table of @dev by level: up with the ceil lookup from 0,
+ * down with the floor lookup from U32_MAX, one past each level found;
+ * and the exact lookup of each level the walk up found.
+ */
+static void of_v2_levels_ours(struct device *dev, struct of_v2_table *t)
+{
+	struct opp_info info;
+	unsigned int l = 0;
+	int i, ret;
+
+	while (t->up.n < OF_V2_MAX_OPPS) {
+		ret = opp_lookup_level_ceil(dev, l, &info);
+		if (ret) {
+			t->up.end = ret;
+			break;
+		}
+		of_v2_walk_add(&t->up, info.level, info.rate, info.u_volt);
+		if (info.level == U32_MAX)
+			break;
+		l = info.level + 1;
+	}
+	for (i = 0; i < t->up.n; i++)
+		if (!opp_lookup_level_exact(dev, t->up.key[i], &info))
+			t->up.exact_rate[i] = info.rate;
+	l = U32_MAX;
+	while (t->down.n < OF_V2_MAX_OPPS) {
+		ret = opp_lookup_level_floor(dev, l, &info);
+		if (ret) {
+			t->down.end = ret;
+			break;
+		}
+		of_v2_walk_add(&t->down, info.level, info.rate, info.u_volt);
+		if (!info.level)
+			break;
+		l = info.level - 1;
+	}
+}
+
+/* This library's table of @dev by the peak bandwidth of each path. */
+static void of_v2_bw_ours(struct device *dev, struct of_v2_table *t)
+{
+	struct opp_info info;
+	struct of_v2_walk *w;
+	unsigned int bw;
+	int path, ret;
+
+	for (path = 0; path < OF_V2_PATHS; path++) {
+		w = &t->bw_up[path];
+		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps + 1) {
+			ret = opp_lookup_bw_ceil(dev, bw, path, &info);
+			if (ret) {
+				w->end = ret;
+				break;
+			}
+			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
+			if (info.peak_kbps == U32_MAX)
+				break;
+		}
+		w = &t->bw_down[path];
+		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps - 1) {
+			ret = opp_lookup_bw_floor(dev, bw, path, &info);
+			if (ret) {
+				w->end = ret;
+				break;
+			}
+			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
+			if (!info.peak_kbps)
+				break;
+		}
+	}
 }
 
 /* This library's table of @dev, walked upwards with the copy-out lookups. */
@@ -95,6 +224,92 @@ static void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
 		f = t->opp[t->count++].rate + 1;
 	t->suspend_freq = opp_get_suspend_opp_freq(dev);
 	t->latency_ns = opp_get_max_clock_latency(dev);
+	t->total = fixture_count(dev);
+	of_v2_levels_ours(dev, t);
+	of_v2_bw_ours(dev, t);
+}
+
+/* The bandwidth walks through the kernel's OPP core. */
+static void of_v2_bw_kernels(struct device *dev, struct of_v2_table *t)
+{
+	struct dev_pm_opp *opp;
+	struct of_v2_walk *w;
+	unsigned int bw;
+	int path;
+
+	for (path = 0; path < OF_V2_PATHS; path++) {
+		w = &t->bw_up[path];
+		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw++) {
+			opp = dev_pm_opp_find_bw_ceil(dev, &bw, path);
+			if (IS_ERR(opp)) {
+				w->end = PTR_ERR(opp);
+				break;
+			}
+			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
+				       dev_pm_opp_get_voltage(opp));
+			dev_pm_opp_put(opp);
+			if (bw == U32_MAX)
+				break;
+		}
+		w = &t->bw_down[path];
+		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw--) {
+			opp = dev_pm_opp_find_bw_floor(dev, &bw, path);
+			if (IS_ERR(opp)) {
+				w->end = PTR_ERR(opp);
+				break;
+			}
+			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
+				       dev_pm_opp_get_voltage(opp));
+			dev_pm_opp_put(opp);
+			if (!bw)
+				break;
+		}
+	}
+}
+
+/* The same walks through the kernel's OPP core. */
+static void of_v2_levels_kernels(struct device *dev, struct of_v2_table *t)
+{
+	struct dev_pm_opp *opp;
+	unsigned int l = 0;
+	int i;
+
+	while (t->up.n < OF_V2_MAX_OPPS) {
+		opp = dev_pm_opp_find_level_ceil(dev, &l);
+		if (IS_ERR(opp)) {
+			t->up.end = PTR_ERR(opp);
+			break;
+		}
+		of_v2_walk_add(&t->up, l, dev_pm_opp_get_freq(opp),
+			       dev_pm_opp_get_voltage(opp));
+		dev_pm_opp_put(opp);
+		if (l == U32_MAX)
+			break;
+		l++;
+	}
+	for (i = 0; i < t->up.n; i++) {
+		opp = dev_pm_opp_find_level_exact(dev, t->up.key[i]);
+		if (IS_ERR(opp))
+			continue;
+		t->up.exact_rate[i] = dev_pm_opp_get_freq(opp);
+		dev_pm_opp_put(opp);
+	}
+#if OPP_KERNEL_HAS_LEVEL_FLOOR
+	l = U32_MAX;
+	while (t->down.n < OF_V2_MAX_OPPS) {
+		opp = dev_pm_opp_find_level_floor(dev, &l);
+		if (IS_ERR(opp)) {
+			t->down.end = PTR_ERR(opp);
+			break;
+		}
+		of_v2_walk_add(&t->down, l, dev_pm_opp_get_freq(opp),
+			       dev_pm_opp_get_voltage(opp));
+		dev_pm_opp_put(opp);
+		if (!l)
+			break;
+		l--;
+	}
+#endif
 }
 
 /* The kernel's OPP core's table of @dev, in the same form. */
@@ -119,16 +334,45 @@ static void of_v2_read_kernels(struct kunit *test, struct device *dev,
 		o->u_volt_min = supply.u_volt_min ?: o->u_volt;
 		o->u_volt_max = supply.u_volt_max ?: o->u_volt;
 		o->u_amp = supply.u_amp;
+		o->u_watt = dev_pm_opp_get_power(opp);
+		o->level = dev_pm_opp_get_level(opp);
 		o->available = true;
 		o->turbo = dev_pm_opp_is_turbo(opp);
 		dev_pm_opp_put(opp);
 		f++;
 	}
 	t->suspend_freq = dev_pm_opp_get_suspend_opp_freq(dev);
-	/* The kernel's OPP is a struct of its own; mark suspend alike. */
+	/*
+	 * The kernel's OPP is a struct of its own; mark suspend alike (a
+	 * suspend OPP without a rate is not told apart by its rate).
+	 */
 	for (f = 0; f < t->count; f++)
-		t->opp[f].suspend = t->opp[f].rate == t->suspend_freq;
+		t->opp[f].suspend = t->suspend_freq &&
+				    t->opp[f].rate == t->suspend_freq;
 	t->latency_ns = dev_pm_opp_get_max_clock_latency(dev);
+	t->total = dev_pm_opp_get_opp_count(dev);
+	of_v2_levels_kernels(dev, t);
+	of_v2_bw_kernels(dev, t);
+}
+
+static void of_v2_expect_walk(struct kunit *test, const char *way,
+			      const struct of_v2_walk *a,
+			      const struct of_v2_walk *k)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, a->end, k->end, "walk %s", way);
+	KUNIT_ASSERT_EQ_MSG(test, a->n, k->n, "walk %s", way);
+	for (i = 0; i < a->n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a->key[i], k->key[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->rate[i], k->rate[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->u_volt[i], k->u_volt[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->exact_rate[i], k->exact_rate[i],
+				    "walk %s, step %d", way, i);
+	}
 }
 
 static void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
@@ -147,6 +391,10 @@ static void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
 				    k->opp[i].u_volt_max, "OPP %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_amp, k->opp[i].u_amp,
 				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_watt, k->opp[i].u_watt,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].level, k->opp[i].level,
+				    "OPP %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].available,
 				    k->opp[i].available, "OPP %d", i);
 		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].turbo, k->opp[i].turbo,
@@ -156,6 +404,15 @@ static void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
 	}
 	KUNIT_EXPECT_EQ(test, a->suspend_freq, k->suspend_freq);
 	KUNIT_EXPECT_EQ(test, a->latency_ns, k->latency_ns);
+	KUNIT_EXPECT_EQ(test, a->total, k->total);
+	of_v2_expect_walk(test, "level up", &a->up, &k->up);
+	if (OPP_KERNEL_HAS_LEVEL_FLOOR)
+		of_v2_expect_walk(test, "level down", &a->down, &k->down);
+	for (i = 0; i < OF_V2_PATHS; i++) {
+		of_v2_expect_walk(test, "bw up", &a->bw_up[i], &k->bw_up[i]);
+		of_v2_expect_walk(test, "bw down", &a->bw_down[i],
+				  &k->bw_down[i]);
+	}
 }
 
 /* Ours and the kernel's, on the heap: two tables overflow a stack frame. */
@@ -185,9 +442,24 @@ static const struct of_v2_good of_v2_goods[] = {
 	{ "good-two-suspend", 3 },
 	{ "good-no-volt", 2 },
 	{ "good-soc-compatible", 1 },
+	{ "good-vendor-compatible", 2 },
+	{ "good-other-compatible", 1 },
+	{ "good-no-compatible", 1 },
 	{ "good-supported-hw", 2, of_v2_hw_mask, ARRAY_SIZE(of_v2_hw_mask) },
 	{ "good-prop-name", 2, NULL, 0, "slow" },
 	{ "good-shared-a", 2 },
+	/* The rate walk finds one OPP per rate; the level walks all. */
+	{ "good-level", 1 },
+	{ "good-level-zero", 1 },
+	{ "good-hz-level", 3 },
+	{ "good-hz-some-level", 3 },
+	{ "good-same-rate-levels", 2 },
+	{ "good-level-and-hz", 2 },
+	{ "good-microwatt", 2 },
+	{ "good-bw", 1 },
+	{ "good-bw-two-paths", 1 },
+	{ "good-hz-bw", 3 },
+	{ "good-avg-alone", 2 },
 };
 
 static void of_v2_good_desc(const struct of_v2_good *g, char *desc)
@@ -289,10 +561,17 @@ static const struct of_v2_bad of_v2_bads[] = {
 	{ "bad-hw-without-mask", -ENOENT, -ENOENT },
 	{ "bad-all-disabled", -ENOENT, -ENOENT },
 	{ "bad-no-children", -ENOENT, -ENOENT },
-	/* A table of another binding (the kernel never looks). */
-	{ "bad-compatible", -EINVAL, OF_V2_KERNEL_ACCEPTS },
-	{ "bad-no-compatible", -EINVAL, OF_V2_KERNEL_ACCEPTS },
 	{ "bad-named-uv-two-cells", -EINVAL, -EINVAL, NULL, 0, "slow" },
+	/* An empty opp-level is no key, and the OPP has no other. */
+	{ "bad-level-empty", -ENODEV, -ENODEV },
+	{ "bad-level-two-voltages", -EEXIST, -EEXIST },
+	/* One bandwidth value per interconnect path of the device. */
+	{ "bad-bw-no-paths", -EINVAL, -EINVAL },
+	{ "bad-bw-length", -EINVAL, -EINVAL },
+	{ "bad-bw-short", -EINVAL, -EINVAL },
+	{ "bad-avg-length", -EINVAL, -EINVAL },
+	{ "bad-bw-odd-interconnects", -EINVAL, -EINVAL },
+	{ "bad-bw-not-first", -EINVAL, -EINVAL },
 };
 
 static void of_v2_bad_desc(const struct of_v2_bad *b, char *desc)
@@ -499,6 +778,365 @@ static void of_v2_test_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_get_max_clock_latency(ctx->ours), 500000UL);
 }
 
+/*
+ * A disabled suspend OPP is no suspend OPP to either core: both say 0,
+ * and the rate comes back with the OPP.
+ */
+static void of_v2_test_suspend_disabled(struct kunit *test)
+{
+	struct of_v2_ctx *ctx = test->priv;
+	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+
+	of_v2_attach(test, "good-two-suspend");
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours), 800000000UL);
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_disable(ctx->kernels, 800000000), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->ours, 800000000), 0);
+	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_suspend_opp_freq(ctx->kernels), 0UL);
+	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours), 0UL);
+	/* The other marked OPP does not stand in for it. */
+	of_v2_read_ours(ctx->ours, ours);
+	of_v2_read_kernels(test, ctx->kernels, kernels);
+	of_v2_expect_same(test, ours, kernels);
+
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_enable(ctx->kernels, 800000000), 0);
+	KUNIT_ASSERT_EQ(test, opp_enable(ctx->ours, 800000000), 0);
+	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours),
+			dev_pm_opp_get_suspend_opp_freq(ctx->kernels));
+	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours), 800000000UL);
+}
+
+/*
+ * The level searches on a table keyed by level: what each finds and how
+ * it updates its argument (not on error), the bad arguments, and a
+ * disabled OPP, which no level search finds.
+ */
+static void of_v2_test_level_searches(struct kunit *test)
+{
+	struct of_v2_ctx *ctx = test->priv;
+	unsigned int l_exact, l_ceil, l_floor, l_miss_up, l_miss_down;
+	unsigned int l_none, l_off, l_after, l_err;
+	struct opp *exact, *ceil, *floor, *miss_up, *miss_down, *none;
+	struct opp *bad[3], *no_table;
+	unsigned long power_null, rate;
+	struct opp_info info;
+
+	of_v2_attach(test, "good-level");
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+
+	rcu_read_lock();
+	exact = opp_find_level_exact(ctx->ours, 64);
+	l_exact = opp_get_level(exact);
+	l_ceil = 17;
+	ceil = opp_find_level_ceil(ctx->ours, &l_ceil);
+	l_floor = 255;
+	floor = opp_find_level_floor(ctx->ours, &l_floor);
+	l_miss_up = 257;
+	miss_up = opp_find_level_ceil(ctx->ours, &l_miss_up);
+	l_miss_down = 15;
+	miss_down = opp_find_level_floor(ctx->ours, &l_miss_down);
+	none = opp_find_level_exact(ctx->ours, 65);
+	bad[0] = opp_find_level_ceil(ctx->ours, NULL);
+	bad[1] = opp_find_level_floor(ctx->ours, NULL);
+	bad[2] = opp_find_level_exact(NULL, 64);
+	no_table = opp_find_level_exact(ctx->kernels, 64);
+	l_err = opp_get_level(ERR_PTR(-ERANGE));
+	power_null = opp_get_power(NULL);
+	rate = opp_get_freq(exact);
+	rcu_read_unlock();
+	KUNIT_EXPECT_PTR_EQ(test, bad[0], ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, bad[1], ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, bad[2], ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, no_table, ERR_PTR(-ENODEV));
+	KUNIT_EXPECT_EQ(test, l_err, OPP_LEVEL_NONE);
+	KUNIT_EXPECT_EQ(test, power_null, 0UL);
+	KUNIT_EXPECT_EQ(test, rate, 0UL);
+
+	KUNIT_EXPECT_EQ(test, l_exact, 64U);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(ceil));
+	KUNIT_EXPECT_EQ(test, l_ceil, 64U);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(floor));
+	KUNIT_EXPECT_EQ(test, l_floor, 128U);
+	KUNIT_EXPECT_PTR_EQ(test, miss_up, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, l_miss_up, 257U);
+	KUNIT_EXPECT_PTR_EQ(test, miss_down, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, l_miss_down, 15U);
+	KUNIT_EXPECT_PTR_EQ(test, none, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, opp_lookup_level_ceil(ctx->ours, 0, NULL), -EINVAL);
+	KUNIT_ASSERT_EQ(test, opp_lookup_level_floor(ctx->ours, U32_MAX, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.level, 256U);
+	KUNIT_EXPECT_TRUE(test, info.turbo);
+	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours), 0UL);
+
+	/* Rate 0 names the table's first OPP, level 16: disable it. */
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->ours, 0), 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_level_exact(ctx->ours, 16, &info),
+			-ERANGE);
+	KUNIT_ASSERT_EQ(test, opp_lookup_level_ceil(ctx->ours, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.level, 64U);
+	KUNIT_EXPECT_EQ(test, opp_lookup_level_floor(ctx->ours, 63, &info),
+			-ERANGE);
+	rcu_read_lock();
+	l_off = opp_get_level(opp_find_freq_exact(ctx->ours, 0, false));
+	/* The exact search by rate finds the disabled one, then the next. */
+	l_after = opp_get_level(opp_find_freq_exact(ctx->ours, 0, true));
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, l_off, OPP_LEVEL_NONE);
+	KUNIT_EXPECT_EQ(test, l_after, 64U);
+
+	/* A rate table whose OPPs have no level. */
+	of_node_put(ctx->np);
+	ctx->ours->of_node = NULL;
+	opp_remove_table(ctx->ours);
+	of_v2_attach(test, "good-microwatt");
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	l_none = 0;
+	rcu_read_lock();
+	ceil = opp_find_level_ceil(ctx->ours, &l_none);
+	rcu_read_unlock();
+	/* 6.7 on: U32_MAX, no level, no match; before: 0, a match. */
+	if (OPP_LEVEL_NONE == U32_MAX) {
+		KUNIT_EXPECT_PTR_EQ(test, ceil, ERR_PTR(-ENODEV));
+	} else {
+		KUNIT_EXPECT_FALSE(test, IS_ERR(ceil));
+		KUNIT_EXPECT_EQ(test, l_none, 0U);
+	}
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->ours, ULONG_MAX, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.u_watt, 180000UL);
+	KUNIT_EXPECT_EQ(test, info.level, OPP_LEVEL_NONE);
+}
+
+/*
+ * The bandwidth searches on a table of two paths: the path searched, the
+ * argument updated on success only, the peak and average of each path
+ * copied out, the path the table does not have; and an OPP removed from
+ * a bandwidth table, whose bandwidths go with it.
+ */
+static void of_v2_test_bw_searches(struct kunit *test)
+{
+	struct of_v2_ctx *ctx = test->priv;
+	unsigned long peak1, avg0, bad_bw;
+	unsigned int bw0 = 0, bw_miss = 1600001, bw_null_dev = 0;
+	struct opp *ceil, *miss, *beyond, *negative, *null_bw, *no_table;
+	struct opp_info info;
+
+	of_v2_attach(test, "good-bw-two-paths");
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	rcu_read_lock();
+	ceil = opp_find_bw_ceil(ctx->ours, &bw0, 0);
+	peak1 = opp_get_bw(ceil, true, 1);
+	avg0 = opp_get_bw(ceil, false, 0);
+	bad_bw = opp_get_bw(ERR_PTR(-ERANGE), true, 0) +
+		 opp_get_bw(ceil, true, 2) + opp_get_bw(ceil, true, -1);
+	miss = opp_find_bw_ceil(ctx->ours, &bw_miss, 0);
+	beyond = opp_find_bw_floor(ctx->ours, &bw0, 2);
+	negative = opp_find_bw_ceil(ctx->ours, &bw0, -1);
+	null_bw = opp_find_bw_ceil(ctx->ours, NULL, 0);
+	no_table = opp_find_bw_ceil(ctx->kernels, &bw_null_dev, 0);
+	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, IS_ERR(ceil));
+	KUNIT_EXPECT_EQ(test, bw0, 200000U);
+	KUNIT_EXPECT_EQ(test, peak1, 500000UL);
+	KUNIT_EXPECT_EQ(test, avg0, 0UL);
+	KUNIT_EXPECT_EQ(test, bad_bw, 0UL);
+	KUNIT_EXPECT_PTR_EQ(test, miss, ERR_PTR(-ERANGE));
+	KUNIT_EXPECT_EQ(test, bw_miss, 1600001U);
+	KUNIT_EXPECT_PTR_EQ(test, beyond, ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, negative, ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, null_bw, ERR_PTR(-EINVAL));
+	KUNIT_EXPECT_PTR_EQ(test, no_table, ERR_PTR(-ENODEV));
+	KUNIT_EXPECT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 0, 0, NULL), -EINVAL);
+
+	/* Sorted by path 0's peak, then path 1's: the last is 800000/300000. */
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_floor(ctx->ours, U32_MAX, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 800000U);
+	KUNIT_EXPECT_EQ(test, info.avg_kbps, 400000U);
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_floor(ctx->ours, U32_MAX, 1, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 300000U);
+	KUNIT_EXPECT_EQ(test, info.avg_kbps, 150000U);
+	/* Path 1 in the table's order: 500000, 100000, 300000. */
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 200000, 1, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 500000U);
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_floor(ctx->ours, 499999, 1, &info),
+			-ERANGE);
+	/* A lookup by rate gives path 0's. */
+	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 200000U);
+
+	/* Rate 0 names the first OPP: remove it, its bandwidths go too. */
+	KUNIT_ASSERT_EQ(test, opp_remove(ctx->ours, 0), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 2);
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 0, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 800000U);
+	KUNIT_ASSERT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 0, 1, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.peak_kbps, 100000U);
+}
+
+/* ---- required-opps ---- */
+
+/*
+ * A consumer table whose OPPs require the OPPs of power domains'
+ * tables, read by both parsers with the providers read before it or
+ * after it (the kernel then links it late), a provider's level-16 OPP
+ * disabled or not.
+ */
+struct of_v2_req {
+	const char *node;
+	bool late;		/* the providers are read after the consumer */
+	bool disable_16;	/* before the consumer is read */
+	int err;		/* both parsers' answer */
+	int count;		/* the consumer's available OPPs */
+	bool inherits;		/* one required OPP each: its level, 6.8 on */
+	unsigned int level[3];	/* entry 0's level, available OPPs by rate */
+};
+
+static const struct of_v2_req of_v2_reqs[] = {
+	{ "good-required", false, false, 0, 3, true, { 16, 32, 48 } },
+	{ "good-required", true, false, 0, 3, true, { 16, 32, 48 } },
+	{ "good-required", false, true, 0, 2, true, { 32, 48 } },
+	{ "good-required-two", false, false, 0, 2, false, { 16, 32 } },
+	{ "good-required-two", true, false, 0, 2, false, { 16, 32 } },
+	{ "good-required-nothing", false, false, 0, 2, false, { 0, 0 } },
+	{ "bad-required-missing", false, false, -ENODEV },
+	{ "bad-required-no-opp", false, false, -ENODEV },
+};
+
+static void of_v2_req_desc(const struct of_v2_req *r, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s%s%s", r->node,
+		 r->late ? ", providers late" : "",
+		 r->disable_16 ? ", level 16 disabled" : "");
+}
+
+KUNIT_ARRAY_PARAM(of_v2_req, of_v2_reqs, of_v2_req_desc);
+
+static void of_v2_providers_new(struct kunit *test)
+{
+	static const char * const names[] = {
+		"required-provider", "required-provider-b",
+	};
+	struct of_v2_ctx *ctx = test->priv;
+	struct device_node *root, *np;
+	int i;
+
+	root = of_find_node_by_path(OF_V2_ROOT);
+	KUNIT_ASSERT_NOT_NULL(test, root);
+	for (i = 0; i < 2; i++) {
+		np = of_get_child_by_name(root, names[i]);
+		if (!np)
+			break;
+		ctx->pd[i][0] = fixture_dev_new(test, "opp-of-v2-pd-ours",
+						&ctx->released);
+		ctx->pd[i][1] = fixture_dev_new(test, "opp-of-v2-pd-kernel",
+						&ctx->released);
+		ctx->pd[i][0]->of_node = np;
+		ctx->pd[i][1]->of_node = np;
+	}
+	of_node_put(root);
+	KUNIT_ASSERT_EQ_MSG(test, i, 2, "no %s", names[i % 2]);
+}
+
+static void of_v2_providers_read(struct kunit *test)
+{
+	struct of_v2_ctx *ctx = test->priv;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->pd[i][1]), 0);
+		KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->pd[i][0]), 0);
+	}
+}
+
+/* Entry 0's level of each available OPP, by rate: ours and the kernel's. */
+static void of_v2_required_levels(struct of_v2_ctx *ctx, unsigned int *ours,
+				  unsigned int *kernels, struct opp_table **pd)
+{
+	struct dev_pm_opp *kopp;
+	unsigned long f = 0;
+	struct opp *opp;
+	int i;
+
+	for (i = 0; i < 3; i++, f++) {
+		rcu_read_lock();
+		opp = opp_find_freq_ceil(ctx->ours, &f);
+		ours[i] = opp_get_required_level(opp, 0);
+		if (!i)
+			*pd = opp_get_required_table(opp, 0);
+		rcu_read_unlock();
+		kopp = dev_pm_opp_find_freq_ceil(ctx->kernels, &f);
+		if (IS_ERR(kopp)) {
+			kernels[i] = 0;
+			continue;
+		}
+		kernels[i] = dev_pm_opp_get_required_pstate(kopp, 0);
+		dev_pm_opp_put(kopp);
+	}
+}
+
+static void of_v2_test_required(struct kunit *test)
+{
+	const struct of_v2_req *r = test->param_value;
+	struct of_v2_ctx *ctx = test->priv;
+	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	unsigned int lo[3], lk[3];
+	struct opp_table *pd, *pd_own;
+	int i, ret;
+
+	of_v2_providers_new(test);
+	if (!r->late)
+		of_v2_providers_read(test);
+	if (r->disable_16) {
+		/* Rate 0 names a level table's first OPP: level 16. */
+		KUNIT_ASSERT_EQ(test, dev_pm_opp_disable(ctx->pd[0][1], 0), 0);
+		KUNIT_ASSERT_EQ(test, opp_disable(ctx->pd[0][0], 0), 0);
+	}
+	of_v2_attach(test, r->node);
+	ret = dev_pm_opp_of_add_table(ctx->kernels);
+	KUNIT_EXPECT_EQ(test, ret, r->err);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), r->err);
+	if (r->err) {
+		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+		return;
+	}
+	if (r->late) {
+		/* Pending: both answer 0, and the handle is not there yet. */
+		of_v2_required_levels(ctx, lo, lk, &pd);
+		for (i = 0; i < r->count; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, lo[i], 0U, "OPP %d", i);
+			KUNIT_EXPECT_EQ_MSG(test, lk[i], 0U, "OPP %d", i);
+		}
+		KUNIT_EXPECT_PTR_EQ(test, pd, ERR_PTR(-ENODEV));
+		of_v2_providers_read(test);
+	}
+	of_v2_read_ours(ctx->ours, ours);
+	of_v2_read_kernels(test, ctx->kernels, kernels);
+	KUNIT_EXPECT_EQ(test, ours->count, r->count);
+	of_v2_expect_same(test, ours, kernels);
+
+	of_v2_required_levels(ctx, lo, lk, &pd);
+	for (i = 0; i < r->count; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lo[i], r->level[i], "OPP %d", i);
+		if (OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL)
+			KUNIT_EXPECT_EQ_MSG(test, lo[i], lk[i], "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, ours->opp[i].level,
+				    r->inherits && OPP_OF_REQUIRED_GENPD_LEVEL ?
+				    r->level[i] : OPP_LEVEL_NONE, "OPP %d", i);
+	}
+	/* The handle is the provider's table's. */
+	if (r->level[0]) {
+		pd_own = opp_table_get(ctx->pd[0][0]);
+		KUNIT_EXPECT_PTR_EQ(test, pd, pd_own);
+		opp_table_put(pd_own);
+	} else {
+		KUNIT_EXPECT_TRUE(test, IS_ERR(pd));
+	}
+	opp_table_put(pd);
+	/* The consumers go first: the kernel's hold the providers'. */
+	dev_pm_opp_of_remove_table(ctx->kernels);
+	opp_remove_table(ctx->ours);
+}
+
 /* opp_set_config(): bad input changes nothing; one per device, before. */
 static void of_v2_test_config_errors(struct kunit *test)
 {
@@ -538,6 +1176,10 @@ static struct kunit_case of_v2_cases[] = {
 	KUNIT_CASE(of_v2_test_parse_twice),
 	KUNIT_CASE(of_v2_test_cpufreq_boost),
 	KUNIT_CASE(of_v2_test_accessors),
+	KUNIT_CASE(of_v2_test_suspend_disabled),
+	KUNIT_CASE(of_v2_test_level_searches),
+	KUNIT_CASE(of_v2_test_bw_searches),
+	KUNIT_CASE_PARAM(of_v2_test_required, of_v2_req_gen_params),
 	KUNIT_CASE(of_v2_test_config_errors),
 	{}
 };

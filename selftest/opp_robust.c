@@ -45,6 +45,17 @@
  *   opp_of_add_table, no table yet   4: the cells, the points, the OPP
  *                                       array, the table
  *   opp_of_add_table, into a table   3: the cells, the points, the array
+ *   opp_of_add_table, v2 level table 3: the points, the array, the table
+ *   opp_of_add_table, v2 prop_name   4: the property names
+ *                                       (opp-micro{volt,amp,watt}-<name>,
+ *                                       one allocation), the points, the
+ *                                       array, the table
+ *   opp_of_add_table, v2 bandwidths  3 + one per OPP: its extra (the
+ *                                       bandwidth of each path)
+ *   opp_of_add_table, required-opps  4 + one per OPP: the required
+ *                                       tables, the points, the array,
+ *                                       the table; each OPP's extra (its
+ *                                       required-opps entries)
  *
  * Leaks: the kmemleak scan that the harness takes once every module is
  * unloaded covers every object these calls allocated; the device's
@@ -862,9 +873,125 @@ static void robust_test_fault_injection_live(struct kunit *test)
 			      "failslab spares GFP_KERNEL: write N to failslab/ignore-gfp-wait");
 }
 
+/*
+ * operating-points-v2 tables of the opp_of_v2 overlay (selftest/
+ * opp_of_v2.dtso) whose OPPs say more than a rate and a voltage: each
+ * allocation of their parse failed in turn. The library's sites: the
+ * points, one extra per OPP that gives a bandwidth, the OPP array, the
+ * table.
+ */
+struct robust_of_v2_path {
+	const char *node;
+	int count;		/* available OPPs once read */
+	unsigned int sites;
+	const char *prop_name;	/* given to opp_set_config() first */
+};
+
+static const struct robust_of_v2_path robust_of_v2_paths[] = {
+	/* The property names, the points, the array, the table. */
+	{ "good-prop-name", 2, 4, "slow" },
+	{ "good-level", 4, 3 },
+	{ "good-bw", 3, 6 },
+	{ "good-bw-two-paths", 3, 6 },
+	/* Its providers' tables not read: the required tables, pending. */
+	{ "good-required", 3, 7 },
+};
+
+static void robust_of_v2_desc(const struct robust_of_v2_path *p, char *desc)
+{
+	strscpy(desc, p->node, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(robust_of_v2, robust_of_v2_paths, robust_of_v2_desc);
+
+/*
+ * One sweep over the v2 node @np: -ENOMEM must leave no table and the
+ * device's references as they were (@refs); any other outcome is the
+ * whole table. Returns how many n gave -ENOMEM.
+ */
+static unsigned int robust_of_v2_sweep(struct kunit *test,
+				       struct robust_ctx *ctx,
+				       const struct robust_of_v2_path *p,
+				       struct device_node *np,
+				       unsigned int refs)
+{
+	unsigned int nth, enomem = 0;
+	bool hit = true;
+	int ret;
+
+	for (nth = 0; hit && nth < 200; nth++) {
+		ctx->dev->of_node = np;
+		if (nth) {
+			WRITE_ONCE(current->fail_nth, nth);
+			ret = opp_of_add_table(ctx->dev);
+			hit = !READ_ONCE(current->fail_nth);
+			WRITE_ONCE(current->fail_nth, 0);
+		} else {
+			ret = opp_of_add_table(ctx->dev);
+			KUNIT_ASSERT_EQ(test, ret, 0);
+		}
+		if (hit && ret == -ENOMEM) {
+			enomem++;
+			KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->dev), -ENODEV,
+					    "%s, allocation %u", p->node, nth);
+			KUNIT_EXPECT_EQ_MSG(test, kref_read(&ctx->dev->kobj.kref),
+					    refs, "%s, allocation %u", p->node,
+					    nth);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u",
+					    p->node, nth);
+			KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->dev), p->count,
+					    "%s, allocation %u", p->node, nth);
+		}
+		ctx->dev->of_node = NULL;
+		opp_remove_table(ctx->dev);
+	}
+	KUNIT_EXPECT_FALSE_MSG(test, hit, "%s: still allocating at %u", p->node,
+			       nth);
+	kunit_info(test, "%s: %u allocations tried, %u gave -ENOMEM", p->node,
+		   nth - 1, enomem);
+	return enomem;
+}
+
+/* As robust_test_fault_path(), three sweeps at most. */
+static void robust_test_fault_of_v2(struct kunit *test)
+{
+	const struct robust_of_v2_path *p = test->param_value;
+	struct opp_config cfg = { .prop_name = p->prop_name };
+	struct robust_ctx *ctx = test->priv;
+	struct robust_snap *after;
+	struct device_node *np;
+	unsigned int sweep, enomem = 0;
+	char path[64];
+
+	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
+	snprintf(path, sizeof(path), "/opp-of-v2/%s", p->node);
+	np = of_find_node_by_path(path);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s in the live tree", path);
+	/* The configuration outlives each table: made once, cleared after. */
+	if (p->prop_name)
+		KUNIT_EXPECT_EQ(test, opp_set_config(ctx->dev, &cfg), 0);
+	for (sweep = 0; sweep < 3; sweep++) {
+		enomem = robust_of_v2_sweep(test, ctx, p, np,
+					    kref_read(&ctx->dev->kobj.kref));
+		if (enomem >= p->sites)
+			break;
+	}
+	opp_clear_config(ctx->dev);
+	of_node_put(np);
+	KUNIT_EXPECT_EQ_MSG(test, enomem, p->sites,
+			    "%s: -ENOMEM count is not the number of sites",
+			    p->node);
+	robust_snapshot(ctx->bystander, &ctx->by_listener, after);
+	robust_expect_model(test, after, &ctx->by_model, ctx->refs, "bystander");
+	KUNIT_EXPECT_EQ(test, after->events, 0U);
+}
+
 static struct kunit_case robust_fault_cases[] = {
 	KUNIT_CASE(robust_test_fault_injection_live),
 	KUNIT_CASE_PARAM(robust_test_fault_path, robust_fault_gen_params),
+	KUNIT_CASE_PARAM(robust_test_fault_of_v2, robust_of_v2_gen_params),
 	{}
 };
 
@@ -1150,6 +1277,156 @@ static int robust_bi_lookup_null(struct device *dev)
 	return a == b && b == c ? a : -EFAULT;
 }
 
+/* A level search from @l (ceil, floor, or exact); *level untouched on error. */
+static int robust_bi_level(struct device *dev, enum fixture_how how,
+			   unsigned int l)
+{
+	unsigned int level = l;
+	int ret;
+
+	rcu_read_lock();
+	if (how == FIXTURE_CEIL)
+		ret = robust_ptr_ret(opp_find_level_ceil(dev, &level));
+	else if (how == FIXTURE_FLOOR)
+		ret = robust_ptr_ret(opp_find_level_floor(dev, &level));
+	else
+		ret = robust_ptr_ret(opp_find_level_exact(dev, l));
+	rcu_read_unlock();
+	return ret || level == l ? ret : -EFAULT;
+}
+
+static int robust_bi_level_exact_0(struct device *dev)
+{
+	return robust_bi_level(dev, FIXTURE_EXACT, 0);
+}
+
+static int robust_bi_level_ceil_0(struct device *dev)
+{
+	return robust_bi_level(dev, FIXTURE_CEIL, 0);
+}
+
+static int robust_bi_level_floor_max(struct device *dev)
+{
+	return robust_bi_level(dev, FIXTURE_FLOOR, U32_MAX);
+}
+
+/* A bandwidth search of path 0 from @b; *bw untouched on error. */
+static int robust_bi_bw(struct device *dev, bool ceil, unsigned int b)
+{
+	unsigned int bw = b;
+	int ret;
+
+	rcu_read_lock();
+	ret = robust_ptr_ret(ceil ? opp_find_bw_ceil(dev, &bw, 0) :
+			     opp_find_bw_floor(dev, &bw, 0));
+	rcu_read_unlock();
+	return ret || bw == b ? ret : -EFAULT;
+}
+
+static int robust_bi_bw_ceil_0(struct device *dev)
+{
+	return robust_bi_bw(dev, true, 0);
+}
+
+static int robust_bi_bw_floor_max(struct device *dev)
+{
+	return robust_bi_bw(dev, false, U32_MAX);
+}
+
+/* The level and bandwidth searches with a NULL in-out argument. */
+static int robust_bi_key_null(struct device *dev, int which)
+{
+	struct opp *opp;
+
+	rcu_read_lock();
+	if (which == 0)
+		opp = opp_find_level_ceil(dev, NULL);
+	else if (which == 1)
+		opp = opp_find_level_floor(dev, NULL);
+	else if (which == 2)
+		opp = opp_find_bw_ceil(dev, NULL, 0);
+	else
+		opp = opp_find_bw_floor(dev, NULL, 0);
+	rcu_read_unlock();
+	return robust_ptr_ret(opp);
+}
+
+static int robust_bi_level_ceil_null(struct device *dev)
+{
+	return robust_bi_key_null(dev, 0);
+}
+
+static int robust_bi_level_floor_null(struct device *dev)
+{
+	return robust_bi_key_null(dev, 1);
+}
+
+static int robust_bi_bw_ceil_null(struct device *dev)
+{
+	return robust_bi_key_null(dev, 2);
+}
+
+static int robust_bi_bw_floor_null(struct device *dev)
+{
+	return robust_bi_key_null(dev, 3);
+}
+
+/* A level or bandwidth lookup: @info untouched on error. */
+static int robust_bi_lookup_key(struct device *dev, int which)
+{
+	struct opp_info info = { .rate = 1 };
+	int ret;
+
+	if (which == 0)
+		ret = opp_lookup_level_exact(dev, 0, &info);
+	else if (which == 1)
+		ret = opp_lookup_level_ceil(dev, 0, &info);
+	else if (which == 2)
+		ret = opp_lookup_level_floor(dev, U32_MAX, &info);
+	else if (which == 3)
+		ret = opp_lookup_bw_ceil(dev, 0, 0, &info);
+	else
+		ret = opp_lookup_bw_floor(dev, U32_MAX, 0, &info);
+	return ret && info.rate != 1 ? -EFAULT : ret;
+}
+
+static int robust_bi_lookup_level_exact(struct device *dev)
+{
+	return robust_bi_lookup_key(dev, 0);
+}
+
+static int robust_bi_lookup_level_ceil(struct device *dev)
+{
+	return robust_bi_lookup_key(dev, 1);
+}
+
+static int robust_bi_lookup_level_floor(struct device *dev)
+{
+	return robust_bi_lookup_key(dev, 2);
+}
+
+static int robust_bi_lookup_bw_ceil(struct device *dev)
+{
+	return robust_bi_lookup_key(dev, 3);
+}
+
+static int robust_bi_lookup_bw_floor(struct device *dev)
+{
+	return robust_bi_lookup_key(dev, 4);
+}
+
+/* NULL info: -EINVAL before anything is looked at, silently. */
+static int robust_bi_lookup_keys_null(struct device *dev)
+{
+	int a = opp_lookup_level_exact(dev, 0, NULL);
+	int b = opp_lookup_level_ceil(dev, 0, NULL);
+	int c = opp_lookup_level_floor(dev, U32_MAX, NULL);
+	int d = opp_lookup_bw_ceil(dev, 0, 0, NULL);
+	int e = opp_lookup_bw_floor(dev, U32_MAX, 0, NULL);
+
+	return a == b && b == c && c == d && d == e ? a : -EFAULT;
+}
+
 static int robust_bi_register(struct device *dev)
 {
 	return opp_register_notifier(dev, &robust_nb);
@@ -1199,6 +1476,21 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_lookup_floor(ULONG_MAX)", robust_bi_lookup_floor_max },
 	{ "opp_lookup_exact(ULONG_MAX, false)", robust_bi_lookup_exact_max },
 	{ "opp_lookup_*(NULL info)", robust_bi_lookup_null, true },
+	{ "opp_find_level_exact(0)", robust_bi_level_exact_0 },
+	{ "opp_find_level_ceil(0)", robust_bi_level_ceil_0 },
+	{ "opp_find_level_floor(U32_MAX)", robust_bi_level_floor_max },
+	{ "opp_find_bw_ceil(0, 0)", robust_bi_bw_ceil_0 },
+	{ "opp_find_bw_floor(U32_MAX, 0)", robust_bi_bw_floor_max },
+	{ "opp_find_level_ceil(NULL)", robust_bi_level_ceil_null, true },
+	{ "opp_find_level_floor(NULL)", robust_bi_level_floor_null, true },
+	{ "opp_find_bw_ceil(NULL)", robust_bi_bw_ceil_null, true },
+	{ "opp_find_bw_floor(NULL)", robust_bi_bw_floor_null, true },
+	{ "opp_lookup_level_exact(0)", robust_bi_lookup_level_exact },
+	{ "opp_lookup_level_ceil(0)", robust_bi_lookup_level_ceil },
+	{ "opp_lookup_level_floor(U32_MAX)", robust_bi_lookup_level_floor },
+	{ "opp_lookup_bw_ceil(0, 0)", robust_bi_lookup_bw_ceil },
+	{ "opp_lookup_bw_floor(U32_MAX, 0)", robust_bi_lookup_bw_floor },
+	{ "opp_lookup_{level,bw}_*(NULL info)", robust_bi_lookup_keys_null, true },
 	{ "opp_register_notifier", robust_bi_register },
 	{ "opp_register_notifier(NULL)", robust_bi_register_null, true },
 	{ "opp_unregister_notifier", robust_bi_unregister },
@@ -1348,6 +1640,12 @@ static void robust_test_accessors(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		KUNIT_EXPECT_EQ(test, opp_get_freq(bad[i]), 0UL);
 		KUNIT_EXPECT_EQ(test, opp_get_voltage(bad[i]), 0UL);
+		KUNIT_EXPECT_EQ(test, opp_get_power(bad[i]), 0UL);
+		KUNIT_EXPECT_EQ(test, opp_get_level(bad[i]), OPP_LEVEL_NONE);
+		KUNIT_EXPECT_EQ(test, opp_get_bw(bad[i], true, 0), 0UL);
+		KUNIT_EXPECT_EQ(test, opp_get_required_level(bad[i], 0), 0U);
+		KUNIT_EXPECT_PTR_EQ(test, opp_get_required_table(bad[i], 0),
+				    ERR_PTR(-EINVAL));
 	}
 
 	/*
