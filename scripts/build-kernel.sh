@@ -69,11 +69,9 @@ fi
 
 mkdir -p "$build"
 rm -f "$build/.opp-key"
-# The kernel's make takes nothing from a calling make (make -s kernel would
-# silence the lines the progress count below reads).
 kmake() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$src" O="$build" \
-		ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" "$@"
+	kernel_make -C "$src" O="$build" ARCH="$ARCH" \
+		CROSS_COMPILE="$CROSS_COMPILE" "$@"
 }
 
 log "configuring $key"

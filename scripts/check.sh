@@ -94,10 +94,10 @@ if [ "$TIER" = arm64 ]; then
 	main_what="KUnit suites and the torture on the arm64 KCSAN kernel"
 else
 	# SCENARIOS="...": the user-space scenarios (initramfs/init).
-	main_args=(--scenarios "${SCENARIOS-cpufreq cpufreq_selftests}"
-		   --lifecycle "${LIFECYCLE:-10}"
+	scenarios=${SCENARIOS-cpufreq cpufreq_selftests}
+	main_args=(--scenarios "$scenarios" --lifecycle "${LIFECYCLE:-10}"
 		   --timeout 1700)
-	main_what="KUnit suites and the scenarios (${SCENARIOS-cpufreq cpufreq_selftests}) on the debug kernel"
+	main_what="KUnit suites and the scenarios ($scenarios) on the debug kernel"
 fi
 if [ "$self_check_only" = 0 ]; then
 	log "main run: $main_what"

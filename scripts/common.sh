@@ -16,6 +16,9 @@ JOBS=${JOBS:-$(($(nproc) + 1))}
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# The kernel's make, free of any calling make's flags: make -s would
+# silence the progress lines that the build's count and lint's gates read.
+kernel_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
 
 # TIER picks the guest: arm, the QEMU vexpress-a9 board (make check, the
 # gate), arm64, the QEMU virt board with a KCSAN kernel (make check

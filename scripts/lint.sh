@@ -74,7 +74,7 @@ mkdir "$tmp/tree"
 tar -C "$TOP" --exclude=.git --exclude='*.o' --exclude='*.ko' \
 	--exclude='*.mod*' --exclude='.*.cmd' -cf - . | tar -C "$tmp/tree" -xf -
 kbuild() {
-	make -C "$build" M="$tmp/tree" ARCH="$ARCH" \
+	kernel_make -C "$build" M="$tmp/tree" ARCH="$ARCH" \
 		CROSS_COMPILE="$CROSS_COMPILE" "${symvers[@]}" "$@" modules 2>&1 ||
 		echo "make failed"
 }
