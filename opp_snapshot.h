@@ -34,16 +34,18 @@ struct opp_table;
 
 /**
  * struct opp - one OPP as a table holds it
- * @rate:	frequency in Hz
- * @u_volt:	target voltage in microvolts
- * @u_volt_min:	lowest acceptable voltage
- * @u_volt_max:	highest acceptable voltage
- * @u_amp:	current drawn in microamperes (0: not given)
- * @u_watt:	power drawn in microwatts (0: not given)
+ * @rate:	frequency in Hz (the first clock's)
+ * @u_volt:	target voltage in microvolts (the first supply's)
+ * @u_volt_min:	lowest acceptable voltage (likewise)
+ * @u_volt_max:	highest acceptable voltage (likewise)
+ * @u_amp:	current drawn in microamperes (0: not given; likewise)
+ * @u_watt:	power drawn in microwatts, all supplies together (0: not
+ *		given)
  * @level:	the performance level (``opp-level``), or OPP_LEVEL_NONE
  * @extra:	what a device-tree OPP says beyond these (its bandwidth
- *		per interconnect path, its required OPPs), or NULL; the
- *		library's own
+ *		per interconnect path, its required OPPs, each supply's
+ *		values and each clock's rate where there are several), or
+ *		NULL; the library's own
  * @available:	whether ceil and floor searches may return it
  * @turbo:	a boost OPP
  * @suspend:	the OPP to suspend at
