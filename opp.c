@@ -624,10 +624,10 @@ static void opp_keep_one_suspend(struct opp_array *arr)
 }
 
 /*
- * The order of a table, the kernel's OPP core's: by each clock's rate, then by the
- * peak bandwidth of each path in turn, then by level (tables keyed by
- * level or bandwidth have a rate of 0). Two OPPs that compare equal are
- * one OPP given twice.
+ * The order of a table, the kernel's OPP core's: by each clock's rate in
+ * turn, then by the peak bandwidth of each path in turn, then by level
+ * (tables keyed by level or bandwidth have a rate of 0). Two OPPs that
+ * compare equal are one OPP given twice.
  */
 int opp_key_cmp(const struct opp *a, const struct opp *b)
 {

@@ -20,8 +20,9 @@
  *
  * One clock and one supply per device unless opp_set_config() named
  * several: ``opp-hz`` holds one rate per clock and ``opp-microvolt`` one
- * value or one ``<target min max>`` triplet per supply. An OPP's key is its ``opp-hz``, its ``opp-level``, or both, as the
- * kernel's core reads them, or its ``opp-peak-kBps`` (with
+ * value or one ``<target min max>`` triplet per supply. An OPP's key is
+ * its ``opp-hz``, its ``opp-level``, or both, as the kernel's core reads
+ * them, or its ``opp-peak-kBps`` (with
  * ``opp-avg-kBps``), one value per interconnect path of the device;
  * ``opp-microwatt`` is kept where the kernel reads it; ``required-opps``
  * are resolved into the tables read from their nodes, now or when those

@@ -52,11 +52,12 @@ struct opp_table;
  *
  * Only @available (and @level, see below) changes once the OPP is
  * published (WRITE_ONCE under the library's update mutex, READ_ONCE in
- * searches); the rest is fixed for the life of the array that holds it. Callers read it through the
- * accessors only, under the rcu_read_lock() of the search that found it.
- * A table keyed by level or bandwidth has a @rate of 0 in every OPP that
- * has no ``opp-hz``; the OPPs are sorted by rate, then by peak bandwidth,
- * then by level, as the kernel's OPP core sorts them. @extra belongs to
+ * searches); the rest is fixed for the life of the array that holds it.
+ * Callers read it through the accessors only, under the rcu_read_lock()
+ * of the search that found it. A table keyed by level or bandwidth has a
+ * @rate of 0 in every OPP that has no ``opp-hz``; the OPPs are sorted by
+ * each clock's rate, then by peak bandwidth, then by level, as the
+ * kernel's OPP core sorts them. @extra belongs to
  * the OPP (its required-opps entries are resolved at most once, under the
  * update mutex, the rest never changes): it is freed after a grace period
  * when the OPP is removed. From 6.8 on @level may be set once, in place,
