@@ -20,12 +20,12 @@
  * Readers search by rate, and a share of them by level and by bandwidth
  * (torture_lookup_level(), torture_lookup_bw()). Readers take no lock.
  * Each table counts its changes (odd while one is in flight) and keeps
- * its last states; a
- * reader reads the count before and after its lookup, and what it saw
- * must be, OPP by OPP, what the table held at some point in between. OPP
- * by OPP, not table by table: a search reads the availability flags one
- * by one while they may flip in place, so a whole result need not be one
- * state, but each OPP it looked at must have been as seen.
+ * its last states; a reader reads the count before and after its lookup,
+ * and what it saw must be, OPP by OPP, what the table held at some point
+ * in between. OPP by OPP, not table by table: a search reads the
+ * availability flags one by one while they may flip in place, so a whole
+ * result need not be one state, but each OPP it looked at must have been
+ * as seen.
  *
  * Notifiers: an updater registers its notifier on a table under that
  * table's mutex, having published everything the callback reads; each
