@@ -397,22 +397,33 @@ void opp_set_available(struct opp_table *table, unsigned int i,
 static void opp_table_release(struct kref *ref);
 
 /*
- * An OPP's extra for @nr_paths bandwidths and @nr_required required-opps
- * entries, zeroed; NULL if memory ran out.
+ * An OPP's extra of @size, zeroed: the bandwidths, then the required-opps
+ * entries, the supplies' values and the clocks' rates, each aligned for
+ * its type, in one allocation; NULL if memory ran out.
  */
-struct opp_extra *opp_extra_alloc(unsigned int nr_paths,
-				  unsigned int nr_required)
+struct opp_extra *opp_extra_alloc(const struct opp_extra_size *size)
 {
-	size_t off = ALIGN(struct_size_t(struct opp_extra, bw, 2 * nr_paths),
+	size_t req = ALIGN(struct_size_t(struct opp_extra, bw,
+					 2 * size->nr_paths),
 			   __alignof__(struct opp_required));
+	size_t supply = ALIGN(size_add(req, array_size(size->nr_required,
+						       sizeof(struct opp_required))),
+			      __alignof__(struct opp_supply));
+	size_t rates = size_add(supply, array_size(size->nr_supplies,
+						   sizeof(struct opp_supply)));
 	struct opp_extra *x;
 
-	x = kzalloc(size_add(off, array_size(nr_required, sizeof(*x->req))),
+	x = kzalloc(size_add(rates, array_size(size->nr_clks,
+					       sizeof(unsigned long))),
 		    GFP_KERNEL);
 	if (x) {
-		x->nr_paths = nr_paths;
-		x->nr_required = nr_required;
-		x->req = (struct opp_required *)((char *)x + off);
+		x->nr_paths = size->nr_paths;
+		x->nr_required = size->nr_required;
+		x->nr_supplies = size->nr_supplies;
+		x->nr_clks = size->nr_clks;
+		x->req = (struct opp_required *)((char *)x + req);
+		x->supply = (struct opp_supply *)((char *)x + supply);
+		x->rates = (unsigned long *)((char *)x + rates);
 	}
 	return x;
 }
@@ -613,18 +624,24 @@ static void opp_keep_one_suspend(struct opp_array *arr)
 }
 
 /*
- * The order of a table, the kernel's OPP core's: by rate, then by the
- * peak bandwidth of each path in turn, then by level (tables keyed by
- * level or bandwidth have a rate of 0). Two OPPs that compare equal are
- * one OPP given twice.
+ * The order of a table, the kernel's OPP core's: by each clock's rate in
+ * turn, then by the peak bandwidth of each path in turn, then by level
+ * (tables keyed by level or bandwidth have a rate of 0). Two OPPs that
+ * compare equal are one OPP given twice.
  */
 int opp_key_cmp(const struct opp *a, const struct opp *b)
 {
-	unsigned int i, paths;
+	unsigned int i, paths, clks = max(opp_nr_clks(a), opp_nr_clks(b));
+	unsigned long ra, rb;
 	u32 x, y;
 
-	if (a->rate != b->rate)
-		return a->rate < b->rate ? -1 : 1;
+	/* Every clock's rate in turn, as the kernel's core compares them. */
+	for (i = 0; i < clks; i++) {
+		ra = opp_clk_rate(a, i);
+		rb = opp_clk_rate(b, i);
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+	}
 	paths = max(a->extra ? a->extra->nr_paths : 0,
 		    b->extra ? b->extra->nr_paths : 0);
 	for (i = 0; i < paths; i++) {
@@ -1640,6 +1657,69 @@ unsigned long opp_get_bw(struct opp *opp, bool peak, int index)
 }
 EXPORT_SYMBOL_GPL(opp_get_bw);
 
+/**
+ * opp_get_freq_indexed() - the rate an OPP gives one of the device's clocks
+ * @opp:	the OPP, as a search returned it
+ * @index:	the clock, in the order of opp_set_config()'s @clk_names
+ *		(0 where the device has one clock)
+ *
+ * As the kernel's dev_pm_opp_get_freq_indexed(): one rate of the
+ * ``opp-hz`` array of a device with several clocks; opp_get_freq() is
+ * the first.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the rate in Hz; 0 if @opp is NULL or an ERR_PTR or @index is
+ * not one of its clocks.
+ */
+unsigned long opp_get_freq_indexed(struct opp *opp, unsigned int index)
+{
+	if (IS_ERR_OR_NULL(opp) || index >= opp_nr_clks(opp))
+		return 0;
+	return opp_clk_rate(opp, index);
+}
+EXPORT_SYMBOL_GPL(opp_get_freq_indexed);
+
+/* Up to @count of @opp's supplies into @supplies; how many it has. */
+static int opp_copy_supplies(const struct opp *opp,
+			     struct opp_supply *supplies, unsigned int count)
+{
+	unsigned int i, n = opp_nr_supplies(opp);
+
+	for (i = 0; i < min(n, count); i++)
+		opp_supply_of(opp, i, &supplies[i]);
+	return n;
+}
+
+/**
+ * opp_get_supplies() - each supply's values at an OPP
+ * @opp:	the OPP, as a search returned it
+ * @supplies:	out: the first @count supplies' values
+ * @count:	the room in @supplies
+ *
+ * As the kernel's dev_pm_opp_get_supplies(), with the room given: a
+ * device with several supplies (opp_set_config()'s @regulator_names) has
+ * one &struct opp_supply per supply, in the order of the names; any other
+ * has one, which opp_get_voltage() and its siblings also read. Like
+ * opp_get_power(), it answers for a disabled OPP too.
+ *
+ * Context: any context; takes no lock. The caller holds the
+ * rcu_read_lock() under which the search returned @opp.
+ *
+ * Return: the number of supplies the OPP has (those beyond @count are
+ * not copied); -EINVAL if @opp is NULL or an ERR_PTR, or @supplies is
+ * NULL with a @count.
+ */
+int opp_get_supplies(struct opp *opp, struct opp_supply *supplies,
+		     unsigned int count)
+{
+	if (IS_ERR_OR_NULL(opp) || (!supplies && count))
+		return -EINVAL;
+	return opp_copy_supplies(opp, supplies, count);
+}
+EXPORT_SYMBOL_GPL(opp_get_supplies);
+
 /*
  * Entry @index of @opp's required-opps, once every entry of the OPP is
  * resolved (the kernel answers nothing while any is pending); or NULL.
@@ -2065,6 +2145,102 @@ int opp_lookup_bw_floor(struct device *dev, unsigned int bw, int index,
 	return opp_lookup_bw(dev, OPP_MATCH_FLOOR, bw, index, info, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_lookup_bw_floor);
+
+/*
+ * The available OPP of @dev whose (first clock's) rate is @freq, under
+ * RCU, handed to @copy with @out and @count; what @copy returns.
+ */
+static int opp_lookup_at(struct device *dev, unsigned long freq,
+			 int (*copy)(const struct opp *opp, void *out,
+				     unsigned int count),
+			 void *out, unsigned int count, const char *func)
+{
+	struct opp_array *arr;
+	int i, ret;
+
+	if (unlikely(!out && count))
+		return -EINVAL;
+	rcu_read_lock();
+	arr = opp_dev_opps(dev);
+	if (unlikely(!arr)) {
+		ret = PTR_ERR(opp_search_fault(dev, func));
+	} else {
+		i = opp_match(arr, OPP_MATCH_EXACT, freq, true);
+		ret = i >= 0 ? copy(&arr->opp[i], out, count) : -ERANGE;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static int opp_lookup_copy_supplies(const struct opp *opp, void *out,
+				    unsigned int count)
+{
+	return opp_copy_supplies(opp, out, count);
+}
+
+/**
+ * opp_lookup_supplies() - copy out each supply's values at a rate
+ * @dev:	the device whose table to search
+ * @freq:	the exact frequency in Hz, as opp_lookup_ceil() gave it
+ * @supplies:	out: the first @count supplies' values (untouched on error)
+ * @count:	the room in @supplies
+ *
+ * opp_get_supplies() of the available OPP at @freq, for callers that
+ * want values, not a pointer. Where several OPPs have that rate (a
+ * device with several clocks, a table keyed by bandwidth), the first.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: the number of supplies the OPP has (those beyond @count are
+ * not copied); -EINVAL if @dev is NULL or an ERR_PTR, or @supplies is
+ * NULL with a @count; -ENODEV if @dev has no table; -ERANGE if no
+ * available OPP has the rate @freq.
+ */
+int opp_lookup_supplies(struct device *dev, unsigned long freq,
+			struct opp_supply *supplies, unsigned int count)
+{
+	return opp_lookup_at(dev, freq, opp_lookup_copy_supplies, supplies,
+			     count, __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_supplies);
+
+static int opp_lookup_copy_rates(const struct opp *opp, void *out,
+				 unsigned int count)
+{
+	unsigned long *rates = out;
+	unsigned int i, n = opp_nr_clks(opp);
+
+	for (i = 0; i < min(n, count); i++)
+		rates[i] = opp_clk_rate(opp, i);
+	return n;
+}
+
+/**
+ * opp_lookup_rates() - copy out each clock's rate at a rate
+ * @dev:	the device whose table to search
+ * @freq:	the first clock's exact frequency in Hz
+ * @rates:	out: the first @count clocks' rates in Hz (untouched on
+ *		error)
+ * @count:	the room in @rates
+ *
+ * opp_get_freq_indexed() for every clock of the available OPP whose
+ * first clock runs at @freq, for callers that want values, not a
+ * pointer. Where several OPPs have that rate, the first.
+ *
+ * Context: any context, hard interrupt included; takes no lock but RCU.
+ *
+ * Return: the number of clocks the OPP has rates for (those beyond
+ * @count are not copied); -EINVAL if @dev is NULL or an ERR_PTR, or
+ * @rates is NULL with a @count; -ENODEV if @dev has no table; -ERANGE if
+ * no available OPP has the rate @freq.
+ */
+int opp_lookup_rates(struct device *dev, unsigned long freq,
+		     unsigned long *rates, unsigned int count)
+{
+	return opp_lookup_at(dev, freq, opp_lookup_copy_rates, rates, count,
+			     __func__);
+}
+EXPORT_SYMBOL_GPL(opp_lookup_rates);
 
 /* ---- Table handles: searches that skip the device map ---- */
 

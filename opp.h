@@ -33,14 +33,16 @@ struct regulator;
 
 /**
  * struct opp_info - an OPP's values, copied out of its table
- * @rate:	frequency in Hz
- * @u_volt:	target voltage in microvolts
+ * @rate:	frequency in Hz (of the first clock, where there are several)
+ * @u_volt:	target voltage in microvolts (of the first supply, where
+ *		there are several: opp_lookup_supplies() gives each)
  * @u_volt_min:	lowest acceptable voltage (@u_volt unless the device tree
  *		gave a <target min max> triplet)
  * @u_volt_max:	highest acceptable voltage (likewise)
- * @u_amp:	current drawn at this OPP in microamperes (0: not given)
+ * @u_amp:	current drawn at this OPP in microamperes (0: not given;
+ *		the first supply's)
  * @u_watt:	power drawn at this OPP in microwatts (device tree
- *		``opp-microwatt``; 0: not given)
+ *		``opp-microwatt``, summed over the supplies; 0: not given)
  * @level:	the performance level (device tree ``opp-level``);
  *		OPP_LEVEL_NONE if the OPP has none
  * @peak_kbps:	the peak bandwidth (``opp-peak-kBps``) of interconnect
@@ -66,6 +68,26 @@ struct opp_info {
 };
 
 /**
+ * struct opp_supply - one supply's values at an OPP
+ * @u_volt:	target voltage in microvolts
+ * @u_volt_min:	lowest acceptable voltage
+ * @u_volt_max:	highest acceptable voltage
+ * @u_amp:	current drawn from this supply in microamperes (0: not given)
+ * @u_watt:	power drawn from this supply in microwatts (0: not given)
+ *
+ * The kernel's struct dev_pm_opp_supply, field for field: a device with
+ * several supplies (opp_set_config()'s @regulator_names) has one per
+ * supply, in the order of the names.
+ */
+struct opp_supply {
+	unsigned long u_volt;
+	unsigned long u_volt_min;
+	unsigned long u_volt_max;
+	unsigned long u_amp;
+	unsigned long u_watt;
+};
+
+/**
  * struct opp_config - how a device's device-tree table is to be read
  * @supported_hw:	the hardware's version mask, one u32 per level of
  *			the versions hierarchy (``opp-supported-hw``)
@@ -74,6 +96,13 @@ struct opp_info {
  *			``opp-microamp-<name>`` where an OPP has them
  * @clk:		the device's clock, for opp_set_rate()
  * @supply:		the device's voltage regulator, for opp_set_rate()
+ * @regulator_names:	the device's supplies by name, NULL-terminated: the
+ *			library gets each from the device, and each OPP
+ *			of the table then has one set of values per supply
+ *			(not with @supply)
+ * @clk_names:		the device's clocks by name, NULL-terminated: the
+ *			library gets each, and each ``opp-hz`` then holds
+ *			one rate per clock (not with @clk)
  *
  * Any may be left out (NULL), not all. See opp_set_config().
  */
@@ -83,6 +112,8 @@ struct opp_config {
 	const char *prop_name;
 	struct clk *clk;
 	struct regulator *supply;
+	const char * const *regulator_names;
+	const char * const *clk_names;
 };
 
 /*
@@ -121,6 +152,9 @@ unsigned long opp_get_voltage_min(struct opp *opp);
 unsigned long opp_get_voltage_max(struct opp *opp);
 bool opp_is_turbo(struct opp *opp);
 unsigned long opp_get_power(struct opp *opp);
+unsigned long opp_get_freq_indexed(struct opp *opp, unsigned int index);
+int opp_get_supplies(struct opp *opp, struct opp_supply *supplies,
+		     unsigned int count);
 unsigned int opp_get_level(struct opp *opp);
 unsigned long opp_get_bw(struct opp *opp, bool peak, int index);
 unsigned int opp_get_required_level(struct opp *opp, unsigned int index);
@@ -153,6 +187,10 @@ int opp_lookup_bw_ceil(struct device *dev, unsigned int bw, int index,
 		       struct opp_info *info);
 int opp_lookup_bw_floor(struct device *dev, unsigned int bw, int index,
 			struct opp_info *info);
+int opp_lookup_supplies(struct device *dev, unsigned long freq,
+			struct opp_supply *supplies, unsigned int count);
+int opp_lookup_rates(struct device *dev, unsigned long freq,
+		     unsigned long *rates, unsigned int count);
 
 /*
  * Table handles, for callers that search one device's table often: the

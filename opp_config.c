@@ -3,12 +3,15 @@
  * OPP library: what a driver says of its device before the device's table
  * is read (opp_set_config()), kept per device until it clears it: the
  * hardware versions and property names the device-tree parser picks
- * OPPs and voltages by, and the clock and supply opp_set_rate() drives
- * (an OPP beyond what the supply can give is added disabled).
+ * OPPs and voltages by, the clocks and supplies (given, or got by name:
+ * their number is what the parser reads per OPP), and the clock and
+ * supply opp_set_rate() drives (an OPP beyond what a supply can give is
+ * added disabled).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/clk.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/kref.h>
@@ -49,15 +52,90 @@ struct opp_dev_config *opp_config_get(struct device *dev)
 	return cfg;
 }
 
+/* What @cfg holds of its own: copies, and the handles it got by name. */
+static void opp_config_free(struct opp_dev_config *cfg)
+{
+	unsigned int i;
+
+	for (i = cfg->nr_supplies; i--;)
+		regulator_put(cfg->supplies[i]);
+	for (i = cfg->nr_clks; i--;)
+		clk_put(cfg->clks[i]);
+	kfree(cfg->supplies);
+	kfree(cfg->clks);
+	kfree(cfg->supported_hw);
+	kfree_const(cfg->prop_name);
+	kfree(cfg);
+}
+
 static void opp_config_release(struct kref *ref)
 {
 	struct opp_dev_config *cfg = container_of(ref, struct opp_dev_config,
 						  ref);
 
 	put_device(cfg->dev);
-	kfree(cfg->supported_hw);
-	kfree_const(cfg->prop_name);
-	kfree(cfg);
+	opp_config_free(cfg);
+}
+
+/* The entries of the NULL-terminated @names (NULL: none). */
+static unsigned int opp_config_count(const char * const *names)
+{
+	unsigned int n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
+
+/*
+ * @dev's supplies by @names (@n of them), as the kernel's core gets them
+ * (regulator_get_optional(): a supply the device does not have is an
+ * error, not a dummy). Those got stay in @cfg, counted, on error too.
+ */
+static int opp_config_get_supplies(struct device *dev,
+				   struct opp_dev_config *cfg,
+				   const char * const *names, unsigned int n)
+{
+	struct regulator *reg;
+
+	cfg->supplies = kcalloc(n, sizeof(*cfg->supplies), GFP_KERNEL);
+	if (!cfg->supplies)
+		return -ENOMEM;
+	for (; cfg->nr_supplies < n; cfg->nr_supplies++) {
+		reg = regulator_get_optional(dev, names[cfg->nr_supplies]);
+		if (IS_ERR(reg)) {
+			dev_warn_ratelimited(dev, "supply %s: %pe\n",
+					     names[cfg->nr_supplies], reg);
+			return PTR_ERR(reg);
+		}
+		cfg->supplies[cfg->nr_supplies] = reg;
+	}
+	if (n == 1)
+		cfg->supply = cfg->supplies[0];
+	return 0;
+}
+
+/* @dev's clocks by @names, as opp_config_get_supplies() its supplies. */
+static int opp_config_get_clks(struct device *dev, struct opp_dev_config *cfg,
+			       const char * const *names, unsigned int n)
+{
+	struct clk *clk;
+
+	cfg->clks = kcalloc(n, sizeof(*cfg->clks), GFP_KERNEL);
+	if (!cfg->clks)
+		return -ENOMEM;
+	for (; cfg->nr_clks < n; cfg->nr_clks++) {
+		clk = clk_get(dev, names[cfg->nr_clks]);
+		if (IS_ERR(clk)) {
+			dev_warn_ratelimited(dev, "clock %s: %pe\n",
+					     names[cfg->nr_clks], clk);
+			return PTR_ERR(clk);
+		}
+		cfg->clks[cfg->nr_clks] = clk;
+	}
+	if (n == 1)
+		cfg->clk = cfg->clks[0];
+	return 0;
 }
 
 void opp_config_put(struct opp_dev_config *cfg)
@@ -90,6 +168,19 @@ static void opp_config_drop(struct opp_dev_config *cfg)
  * configuration), and OPPs added while the supply is set whose voltage
  * range it cannot give are added disabled, with a warning each.
  *
+ * @config->regulator_names and @config->clk_names name the device's
+ * supplies and clocks instead, as the kernel's dev_pm_opp_set_config()
+ * names them: the library gets each from @dev now (regulator_get_optional()
+ * and clk_get()) and puts it when the configuration goes. Their number is
+ * what the parser then reads per OPP: with N supplies, ``opp-microvolt``
+ * holds N values or N ``<target min max>`` triplets and
+ * ``opp-microamp`` and ``opp-microwatt`` N values; with N clocks,
+ * ``opp-hz`` holds N rates. An OPP any supply cannot give is added
+ * disabled. opp_set_rate() drives one clock and one supply: with one
+ * name each, the one named; with more, it refuses (the kernel's core asks
+ * the driver for a callback that programs several clocks; see
+ * Documentation/opp.rst).
+ *
  * Set it before the table exists; it lasts until opp_clear_config(), and
  * takes a reference on @dev until then.
  *
@@ -99,24 +190,32 @@ static void opp_config_drop(struct opp_dev_config *cfg)
  * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR, @config is
  * NULL or sets nothing, @config->supported_hw and
  * @config->supported_hw_count disagree (one is 0 or NULL, the other not),
- * @config->prop_name is empty, or @config->clk or @config->supply is an
- * ERR_PTR; -EBUSY if @dev already has a
- * configuration or a table; -ENOMEM if memory ran out. On error nothing
- * changes.
+ * @config->prop_name is empty, @config->clk or @config->supply is an
+ * ERR_PTR, a list of names is empty or comes with @config->supply
+ * (@config->regulator_names) or @config->clk (@config->clk_names);
+ * -EBUSY if @dev already has a configuration or a table; -ENOMEM if
+ * memory ran out; the framework's error for a supply or clock @dev does
+ * not have (-ENODEV, -ENOENT, -EPROBE_DEFER, ...). On error nothing
+ * changes and nothing is kept.
  */
 int opp_set_config(struct device *dev, const struct opp_config *config)
 {
+	unsigned int nr_supplies, nr_clks;
 	struct opp_dev_config *cfg;
 	int ret = 0;
 
 	might_sleep();
 	if (opp_bad_dev(dev, __func__))
 		return -EINVAL;
+	nr_supplies = config ? opp_config_count(config->regulator_names) : 0;
+	nr_clks = config ? opp_config_count(config->clk_names) : 0;
 	if (!config || !!config->supported_hw != !!config->supported_hw_count ||
 	    (config->prop_name && !*config->prop_name) ||
 	    IS_ERR(config->clk) || IS_ERR(config->supply) ||
+	    (config->regulator_names && (!nr_supplies || config->supply)) ||
+	    (config->clk_names && (!nr_clks || config->clk)) ||
 	    (!config->supported_hw && !config->prop_name && !config->clk &&
-	     !config->supply)) {
+	     !config->supply && !nr_supplies && !nr_clks)) {
 		dev_warn_ratelimited(dev, "%s: invalid configuration\n", __func__);
 		return -EINVAL;
 	}
@@ -142,6 +241,22 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 		ret = -ENOMEM;
 		goto free;
 	}
+	/*
+	 * The frameworks' lookups sleep and lock: they run outside opp_lock,
+	 * and not at all for a device that is taken already (checked again
+	 * below, where it counts).
+	 */
+	mutex_lock(&opp_lock);
+	if (opp_config_locked(dev) || opp_table_locked(dev))
+		ret = -EBUSY;
+	mutex_unlock(&opp_lock);
+	if (!ret && nr_supplies)
+		ret = opp_config_get_supplies(dev, cfg, config->regulator_names,
+					      nr_supplies);
+	if (!ret && nr_clks)
+		ret = opp_config_get_clks(dev, cfg, config->clk_names, nr_clks);
+	if (ret)
+		goto free;
 
 	mutex_lock(&opp_lock);
 	if (opp_config_locked(dev) || opp_table_locked(dev)) {
@@ -154,9 +269,7 @@ int opp_set_config(struct device *dev, const struct opp_config *config)
 	if (!ret)
 		return 0;
 free:
-	kfree(cfg->supported_hw);
-	kfree_const(cfg->prop_name);
-	kfree(cfg);
+	opp_config_free(cfg);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_set_config);
@@ -229,11 +342,29 @@ void opp_config_exit(void)
 void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
 		      struct opp *pt)
 {
-	if (!cfg || !cfg->supply || !pt->u_volt || !pt->available ||
-	    regulator_is_supported_voltage(cfg->supply, pt->u_volt_min,
-					   pt->u_volt_max))
+	struct regulator *reg;
+	struct opp_supply s;
+	unsigned int i;
+
+	if (!cfg || !pt->available)
 		return;
-	dev_warn(dev, "OPP %lu Hz: %lu-%lu uV is beyond its regulator: disabled\n",
-		 pt->rate, pt->u_volt_min, pt->u_volt_max);
-	pt->available = false;
+	for (i = 0; i < max(cfg->nr_supplies, 1U); i++) {
+		reg = cfg->nr_supplies ? cfg->supplies[i] : cfg->supply;
+		if (!reg || i >= opp_nr_supplies(pt))
+			return;
+		opp_supply_of(pt, i, &s);
+		/*
+		 * A supply named is checked at any voltage, 0 included, as
+		 * the kernel's core checks it; one given, only where the
+		 * OPP has a voltage.
+		 */
+		if ((!s.u_volt && !cfg->nr_supplies) ||
+		    regulator_is_supported_voltage(reg, s.u_volt_min,
+						   s.u_volt_max))
+			continue;
+		dev_warn(dev, "OPP %lu Hz: supply %u: %lu-%lu uV is beyond its regulator: disabled\n",
+			 pt->rate, i, s.u_volt_min, s.u_volt_max);
+		pt->available = false;
+		return;
+	}
 }

@@ -53,18 +53,33 @@ struct opp_required {
 
 /*
  * What a device-tree OPP says beyond the scalars of struct opp, allocated
- * with the OPP by the parser: @bw holds the peak bandwidth of each of
- * @nr_paths interconnect paths, then the average of each, in kBps, and
- * never changes; @req, in the same allocation, holds @nr_required
- * entries, each resolved once (struct opp_required). Released with
- * opp_extra_free() when its OPP goes.
+ * with the OPP by the parser, in one allocation: @bw holds the peak
+ * bandwidth of each of @nr_paths interconnect paths, then the average of
+ * each, in kBps; @supply holds each of @nr_supplies supplies' values and
+ * @rates each of @nr_clks clocks' rate, where the device has more than one
+ * (the first are also the OPP's scalars; with one, these are 0 and the
+ * scalars are all there is); none of these ever changes. @req holds
+ * @nr_required entries, each resolved once (struct opp_required).
+ * Released with opp_extra_free() when its OPP goes.
  */
 struct opp_extra {
 	struct rcu_head rcu;
 	unsigned int nr_paths;
 	unsigned int nr_required;
+	unsigned int nr_supplies;
+	unsigned int nr_clks;
 	struct opp_required *req;
+	struct opp_supply *supply;
+	unsigned long *rates;
 	u32 bw[];
+};
+
+/* The sizes of an OPP's extra; opp_extra_alloc() lays them out. */
+struct opp_extra_size {
+	unsigned int nr_paths;
+	unsigned int nr_required;
+	unsigned int nr_supplies;
+	unsigned int nr_clks;
 };
 
 static inline u32 opp_peak_bw(const struct opp *opp, unsigned int path)
@@ -77,6 +92,43 @@ static inline u32 opp_avg_bw(const struct opp *opp, unsigned int path)
 {
 	return opp->extra && path < opp->extra->nr_paths ?
 	       opp->extra->bw[opp->extra->nr_paths + path] : 0;
+}
+
+/* The number of clocks whose rates @opp holds (1 where the device has one). */
+static inline unsigned int opp_nr_clks(const struct opp *opp)
+{
+	return opp->extra && opp->extra->nr_clks ? opp->extra->nr_clks : 1;
+}
+
+/* The rate of clock @i of @opp, or 0 beyond its clocks. */
+static inline unsigned long opp_clk_rate(const struct opp *opp,
+					 unsigned int i)
+{
+	if (!i)
+		return opp->rate;
+	return i < opp_nr_clks(opp) ? opp->extra->rates[i] : 0;
+}
+
+/* The number of supplies whose values @opp holds (1 where there is one). */
+static inline unsigned int opp_nr_supplies(const struct opp *opp)
+{
+	return opp->extra && opp->extra->nr_supplies ?
+	       opp->extra->nr_supplies : 1;
+}
+
+/* Supply @i's values of @opp (@i below opp_nr_supplies()) into @s. */
+static inline void opp_supply_of(const struct opp *opp, unsigned int i,
+				 struct opp_supply *s)
+{
+	if (opp->extra && opp->extra->nr_supplies) {
+		*s = opp->extra->supply[i];
+		return;
+	}
+	s->u_volt = opp->u_volt;
+	s->u_volt_min = opp->u_volt_min;
+	s->u_volt_max = opp->u_volt_max;
+	s->u_amp = opp->u_amp;
+	s->u_watt = opp->u_watt;
 }
 
 /* What a device-tree table says about itself rather than about one OPP. */
@@ -102,8 +154,18 @@ struct opp_dev_config {
 	u32 *supported_hw;
 	unsigned int supported_hw_count;
 	const char *prop_name;
+	/* What opp_set_rate() drives: one clock, one supply, at most. */
 	struct clk *clk;
 	struct regulator *supply;
+	/*
+	 * The clocks and supplies got by name (@clk_names, @regulator_names),
+	 * the library's to put; where there is one, it is also @clk or
+	 * @supply.
+	 */
+	struct clk **clks;
+	unsigned int nr_clks;
+	struct regulator **supplies;
+	unsigned int nr_supplies;
 	/* Serializes opp_set_rate() for the device; guards @cur. */
 	struct mutex rate_lock;
 	/* The OPP opp_set_rate() last set; rate 0 until it set one. */
@@ -271,8 +333,7 @@ static inline struct opp_array *opp_array_locked(struct opp_table *table)
 
 /* opp.c */
 int opp_key_cmp(const struct opp *a, const struct opp *b);
-struct opp_extra *opp_extra_alloc(unsigned int nr_paths,
-				  unsigned int nr_required);
+struct opp_extra *opp_extra_alloc(const struct opp_extra_size *size);
 void opp_extra_free(struct opp_extra *extra);
 void opp_set_available(struct opp_table *table, unsigned int i,
 		       bool available);

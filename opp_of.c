@@ -18,10 +18,11 @@
  * kernel's core does not read it: vendor tables such as
  * ``allwinner,sun50i-h6-operating-points`` are tables like any other.
  *
- * One clock and one supply per device: ``opp-hz`` holds one rate and
- * ``opp-microvolt`` one value or one ``<target min max>`` triplet. An
- * OPP's key is its ``opp-hz``, its ``opp-level``, or both, as the
- * kernel's core reads them, or its ``opp-peak-kBps`` (with
+ * One clock and one supply per device unless opp_set_config() named
+ * several: ``opp-hz`` holds one rate per clock and ``opp-microvolt`` one
+ * value or one ``<target min max>`` triplet per supply. An OPP's key is
+ * its ``opp-hz``, its ``opp-level``, or both, as the kernel's core reads
+ * them, or its ``opp-peak-kBps`` (with
  * ``opp-avg-kBps``), one value per interconnect path of the device;
  * ``opp-microwatt`` is kept where the kernel reads it; ``required-opps``
  * are resolved into the tables read from their nodes, now or when those
@@ -161,8 +162,19 @@ struct opp_of_v2 {
 	char *uv_name;
 	char *ua_name;
 	char *uw_name;
-	/* OPPs with opp-microvolt: -1 until the first OPP says, then 0 or 1. */
+	/*
+	 * The supplies each OPP has values for: the number named, else -1
+	 * until the table's first OPP says, then 0 or 1.
+	 */
 	int supplies;
+	/* The clocks each opp-hz has a rate for. */
+	unsigned int clks;
+	/*
+	 * Room for the cells of one supply property: @one, or with several
+	 * supplies named, an allocation of three per supply.
+	 */
+	u32 *cells;
+	u32 one[3];
 	/* The points allocated (one per available child). */
 	unsigned int total;
 	/*
@@ -181,26 +193,32 @@ static int opp_of_read_rate(struct opp_of_v2 *p, struct device_node *np,
 			    struct opp *opp)
 {
 	struct property *prop = of_find_property(np, "opp-hz", NULL);
+	unsigned int i;
 	u64 hz;
 	int ret;
 
 	if (!prop)
 		return -ENODEV;
-	/* One clock: one 64-bit rate (what follows it is not read). */
-	if (prop->length / sizeof(u64) != 1) {
-		dev_warn_ratelimited(p->dev, "%pOF: opp-hz holds %d bytes, not one rate\n",
-				     np, prop->length);
+	/* One 64-bit rate per clock, whole ones counted as the kernel does. */
+	if (prop->length / sizeof(u64) != p->clks) {
+		dev_warn_ratelimited(p->dev, "%pOF: opp-hz holds %d bytes for %u clocks\n",
+				     np, prop->length, p->clks);
 		return -EINVAL;
 	}
-	ret = of_property_read_u64(np, "opp-hz", &hz);
-	if (ret)
-		return ret;
-	if (!hz || hz > ULONG_MAX) {
-		dev_warn_ratelimited(p->dev, "%pOF: opp-hz %llu is not a rate in Hz here\n",
-				     np, hz);
-		return -EINVAL;
+	for (i = 0; i < p->clks; i++) {
+		ret = of_property_read_u64_index(np, "opp-hz", i, &hz);
+		if (ret)
+			return ret;
+		/* The first clock's rate keys the OPP: 0 would be no rate. */
+		if ((!i && !hz) || hz > ULONG_MAX) {
+			dev_warn_ratelimited(p->dev, "%pOF: opp-hz %llu is not a rate in Hz here\n",
+					     np, hz);
+			return -EINVAL;
+		}
+		if (p->clks > 1)
+			opp->extra->rates[i] = hz;
 	}
-	opp->rate = hz;
+	opp->rate = p->clks > 1 ? opp->extra->rates[0] : hz;
 	return 0;
 }
 
@@ -316,62 +334,71 @@ static struct property *opp_of_named_prop(struct device_node *np,
 	return prop ?: of_find_property(np, base, NULL);
 }
 
-/* @prop of @np: exactly @n cells (one per supply), or -EINVAL. */
+/*
+ * @prop's cells into p->cells: one per supply, or with @triplets one
+ * ``<target min max>`` per supply. Returns the number read, or -EINVAL.
+ */
 static int opp_of_supply_cells(struct opp_of_v2 *p, struct device_node *np,
-			       struct property *prop, int n)
+			       struct property *prop, bool triplets)
 {
+	int n = p->supplies;
 	int cells = of_property_count_u32_elems(np, prop->name);
 
 	if (cells < 0)
 		return cells;
-	if (cells != n) {
-		dev_warn_ratelimited(p->dev, "%pOF: %s has %d cells for one supply\n",
-				     np, prop->name, cells);
+	if (cells != n && (!triplets || cells != 3 * n)) {
+		dev_warn_ratelimited(p->dev, "%pOF: %s has %d cells for %d supplies\n",
+				     np, prop->name, cells, n);
 		return -EINVAL;
 	}
-	return 0;
+	if (of_property_read_u32_array(np, prop->name, p->cells, cells))
+		return -EINVAL;
+	return cells;
 }
 
+/* @prop, an opp-microvolt, into each supply's voltages of @sv. */
 static int opp_of_read_microvolt(struct opp_of_v2 *p, struct device_node *np,
-				 struct property *prop, struct opp *opp)
+				 struct property *prop, struct opp_supply *sv)
 {
-	u32 uv[3];
-	int n;
+	int n = opp_of_supply_cells(p, np, prop, true);
+	bool triplets = n != p->supplies;
+	int i;
 
-	n = of_property_count_u32_elems(np, prop->name);
 	if (n < 0)
 		return n;
-	if (n != 1 && n != 3) {
-		dev_warn_ratelimited(p->dev, "%pOF: %s has %d cells, not 1 or 3\n", np,
-				     prop->name, n);
-		return -EINVAL;
-	}
-	if (of_property_read_u32_array(np, prop->name, uv, n))
-		return -EINVAL;
-	opp->u_volt = uv[0];
-	opp->u_volt_min = n == 3 ? uv[1] : uv[0];
-	opp->u_volt_max = n == 3 ? uv[2] : uv[0];
-	if (opp->u_volt_min > opp->u_volt || opp->u_volt > opp->u_volt_max) {
-		dev_warn_ratelimited(p->dev, "%pOF: %s is not <target min max>\n", np,
-				     prop->name);
-		return -EINVAL;
+	for (i = 0; i < p->supplies; i++) {
+		sv[i].u_volt = p->cells[triplets ? 3 * i : i];
+		sv[i].u_volt_min = triplets ? p->cells[3 * i + 1] : sv[i].u_volt;
+		sv[i].u_volt_max = triplets ? p->cells[3 * i + 2] : sv[i].u_volt;
+		if (sv[i].u_volt_min > sv[i].u_volt ||
+		    sv[i].u_volt > sv[i].u_volt_max) {
+			dev_warn_ratelimited(p->dev, "%pOF: %s is not <target min max>\n",
+					     np, prop->name);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
 
-/* The one cell of @prop, a supply's value, into @val. */
-static int opp_of_supply_value(struct opp_of_v2 *p, struct device_node *np,
-			       struct property *prop, unsigned long *val)
+/*
+ * @prop, an opp-microamp (@amp) or opp-microwatt, into each supply's
+ * value of @sv.
+ */
+static int opp_of_supply_values(struct opp_of_v2 *p, struct device_node *np,
+				struct property *prop, struct opp_supply *sv,
+				bool amp)
 {
-	u32 v;
-	int ret;
+	int n = opp_of_supply_cells(p, np, prop, false);
+	int i;
 
-	ret = opp_of_supply_cells(p, np, prop, 1);
-	if (ret)
-		return ret;
-	if (of_property_read_u32(np, prop->name, &v))
-		return -EINVAL;
-	*val = v;
+	if (n < 0)
+		return n;
+	for (i = 0; i < p->supplies; i++) {
+		if (amp)
+			sv[i].u_amp = p->cells[i];
+		else
+			sv[i].u_watt = p->cells[i];
+	}
 	return 0;
 }
 
@@ -391,7 +418,8 @@ static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 						p->uw_name : NULL,
 						"opp-microwatt");
 	bool says = uv || (OPP_OF_SUPPLY_PROPS_DECOUPLED && (ua || uw));
-	int ret;
+	struct opp_supply one = { }, *sv;
+	int ret, i;
 
 	if (p->supplies < 0)
 		p->supplies = says;
@@ -407,17 +435,23 @@ static int opp_of_read_supply(struct opp_of_v2 *p, struct device_node *np,
 				     np);
 		return -EINVAL;
 	}
-	if (uv) {
-		ret = opp_of_read_microvolt(p, np, uv, opp);
-		if (ret)
-			return ret;
-	}
-	if (ua) {
-		ret = opp_of_supply_value(p, np, ua, &opp->u_amp);
-		if (ret)
-			return ret;
-	}
-	return uw ? opp_of_supply_value(p, np, uw, &opp->u_watt) : 0;
+	/* Several supplies: each one's values in the extra, the first's here. */
+	sv = p->supplies > 1 ? opp->extra->supply : &one;
+	ret = uv ? opp_of_read_microvolt(p, np, uv, sv) : 0;
+	if (!ret && ua)
+		ret = opp_of_supply_values(p, np, ua, sv, true);
+	if (!ret && uw)
+		ret = opp_of_supply_values(p, np, uw, sv, false);
+	if (ret)
+		return ret;
+	opp->u_volt = sv[0].u_volt;
+	opp->u_volt_min = sv[0].u_volt_min;
+	opp->u_volt_max = sv[0].u_volt_max;
+	opp->u_amp = sv[0].u_amp;
+	/* An OPP's power is all its supplies', as the kernel's core sums it. */
+	for (i = 0; i < p->supplies; i++)
+		opp->u_watt += sv[i].u_watt;
+	return 0;
 }
 
 /*
@@ -525,11 +559,18 @@ static int opp_of_read_required(struct opp_of_v2 *p, struct device_node *np,
 static int opp_of_read_opp(struct opp_of_v2 *p, struct device_node *np,
 			   struct opp *opp)
 {
+	struct opp_extra_size size = {
+		.nr_paths = p->facts.nr_paths,
+		.nr_required = p->nr_required,
+		.nr_supplies = p->supplies > 1 ? p->supplies : 0,
+		.nr_clks = p->clks > 1 ? p->clks : 0,
+	};
 	u32 ns;
 	int ret;
 
-	if (p->facts.nr_paths || p->nr_required) {
-		opp->extra = opp_extra_alloc(p->facts.nr_paths, p->nr_required);
+	if (size.nr_paths || size.nr_required || size.nr_supplies ||
+	    size.nr_clks) {
+		opp->extra = opp_extra_alloc(&size);
 		if (!opp->extra)
 			return -ENOMEM;
 	}
@@ -564,6 +605,13 @@ static int opp_of_parse_v2(struct opp_of_v2 *p, struct device_node *tnp,
 	int ret;
 
 	p->facts.shared = of_property_read_bool(tnp, "opp-shared");
+	p->cells = p->one;
+	if (p->supplies > 1) {
+		p->cells = kmalloc_array(3 * p->supplies, sizeof(*p->cells),
+					 GFP_KERNEL);
+		if (!p->cells)
+			return -ENOMEM;
+	}
 	if (p->cfg && p->cfg->prop_name) {
 		/* The three names in one allocation, each room for the longest. */
 		len = sizeof("opp-microwatt-") + strlen(p->cfg->prop_name);
@@ -612,6 +660,8 @@ fail:
 	opp_of_free_points(pts, p->total);
 names:
 	kfree(p->uv_name);
+	if (p->cells != p->one)
+		kfree(p->cells);
 	return ret;
 }
 
@@ -765,7 +815,7 @@ static unsigned int opp_of_paths(struct device *dev, struct device_node *np,
  * node it points at, whatever its ``compatible`` says: each available
  * ``opp-*`` child whose ``opp-supported-hw`` suits the mask of
  * opp_set_config() becomes an OPP, with its ``opp-hz``,
- * ``opp-microvolt`` (one value or ``<target min max>``;
+ * ``opp-microvolt`` (one value or ``<target min max>`` per supply;
  * ``opp-microvolt-<name>`` where opp_set_config() named one),
  * ``opp-microamp``, ``opp-microwatt``, ``opp-level``, ``opp-peak-kBps``
  * and ``opp-avg-kBps`` (one value per interconnect path of the device; an
@@ -797,9 +847,12 @@ static unsigned int opp_of_paths(struct device *dev, struct device_node *np,
  * -ENOENT if no v2 OPP is left for this hardware; -EEXIST if one key has
  * two voltages in a v2 table, or an OPP conflicts with the table; -EINVAL
  * for any other fault (a v1 list empty, odd, with a frequency of 0 or too
- * large, or one rate with two voltages; an ``opp-hz`` not one rate in
- * range, an ``opp-microvolt`` of other than 1 or 3 cells or out of order,
- * an ``opp-microamp`` or ``opp-microwatt`` of other than 1 cell, an
+ * large, or one rate with two voltages; an ``opp-hz`` not one rate per
+ * clock (one, or as many as opp_set_config() named), its first 0 or any
+ * out of range, an ``opp-microvolt`` of other than one value or one
+ * triplet per supply (one, or as many as opp_set_config() named) or out
+ * of order, an ``opp-microamp`` or ``opp-microwatt`` of other than one
+ * value per supply, an
  * ``opp-peak-kBps`` or ``opp-avg-kBps`` of other than one value per path
  * (a table whose first OPP has no bandwidth has no path), supply values
  * on an OPP of a table whose first OPP has none; before 6.2, as the
@@ -809,7 +862,7 @@ static unsigned int opp_of_paths(struct device *dev, struct device_node *np,
  */
 int opp_of_add_table(struct device *dev)
 {
-	struct opp_of_v2 p = { .dev = dev, .supplies = -1 };
+	struct opp_of_v2 p = { .dev = dev, .supplies = -1, .clks = 1 };
 	struct device_node *np, *tnp;
 	struct opp *pts = NULL;
 	u32 ns;
@@ -840,6 +893,10 @@ int opp_of_add_table(struct device *dev)
 			goto unlock;
 	}
 	p.cfg = opp_config_locked(dev);
+	if (p.cfg && p.cfg->nr_supplies)
+		p.supplies = p.cfg->nr_supplies;
+	if (p.cfg && p.cfg->nr_clks)
+		p.clks = p.cfg->nr_clks;
 	if (tnp) {
 		p.facts.nr_paths = opp_of_paths(dev, np, tnp);
 		p.facts.genpd = !!of_find_property(np, "#power-domain-cells", NULL);

@@ -117,8 +117,10 @@ static int opp_rate_change(struct device *dev, struct opp_dev_config *cfg,
  * the rate being set. Must not be called under rcu_read_lock() nor from
  * a notifier callback.
  *
- * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR; -ENODEV if
- * @dev has no clock from opp_set_config() or no table; -ERANGE if no
+ * Return: 0 on success; -EINVAL if @dev is NULL or an ERR_PTR, or
+ * opp_set_config() named several clocks or supplies (see
+ * Documentation/opp.rst); -ENODEV if @dev has no clock from
+ * opp_set_config() or no table; -ERANGE if no
  * available OPP has a rate >= @freq; otherwise the clock's or the
  * regulator's error.
  */
@@ -132,6 +134,10 @@ int opp_set_rate(struct device *dev, unsigned long freq)
 	if (opp_bad_dev(dev, __func__))
 		return -EINVAL;
 	cfg = opp_config_get(dev);
+	if (cfg && (cfg->nr_clks > 1 || cfg->nr_supplies > 1)) {
+		ret = -EINVAL;
+		goto put;
+	}
 	if (!cfg || !cfg->clk) {
 		ret = -ENODEV;
 		goto put;

@@ -34,27 +34,30 @@ struct opp_table;
 
 /**
  * struct opp - one OPP as a table holds it
- * @rate:	frequency in Hz
- * @u_volt:	target voltage in microvolts
- * @u_volt_min:	lowest acceptable voltage
- * @u_volt_max:	highest acceptable voltage
- * @u_amp:	current drawn in microamperes (0: not given)
- * @u_watt:	power drawn in microwatts (0: not given)
+ * @rate:	frequency in Hz (the first clock's)
+ * @u_volt:	target voltage in microvolts (the first supply's)
+ * @u_volt_min:	lowest acceptable voltage (likewise)
+ * @u_volt_max:	highest acceptable voltage (likewise)
+ * @u_amp:	current drawn in microamperes (0: not given; likewise)
+ * @u_watt:	power drawn in microwatts, all supplies together (0: not
+ *		given)
  * @level:	the performance level (``opp-level``), or OPP_LEVEL_NONE
  * @extra:	what a device-tree OPP says beyond these (its bandwidth
- *		per interconnect path, its required OPPs), or NULL; the
- *		library's own
+ *		per interconnect path, its required OPPs, each supply's
+ *		values and each clock's rate where there are several), or
+ *		NULL; the library's own
  * @available:	whether ceil and floor searches may return it
  * @turbo:	a boost OPP
  * @suspend:	the OPP to suspend at
  *
  * Only @available (and @level, see below) changes once the OPP is
  * published (WRITE_ONCE under the library's update mutex, READ_ONCE in
- * searches); the rest is fixed for the life of the array that holds it. Callers read it through the
- * accessors only, under the rcu_read_lock() of the search that found it.
- * A table keyed by level or bandwidth has a @rate of 0 in every OPP that
- * has no ``opp-hz``; the OPPs are sorted by rate, then by peak bandwidth,
- * then by level, as the kernel's OPP core sorts them. @extra belongs to
+ * searches); the rest is fixed for the life of the array that holds it.
+ * Callers read it through the accessors only, under the rcu_read_lock()
+ * of the search that found it. A table keyed by level or bandwidth has a
+ * @rate of 0 in every OPP that has no ``opp-hz``; the OPPs are sorted by
+ * each clock's rate, then by peak bandwidth, then by level, as the
+ * kernel's OPP core sorts them. @extra belongs to
  * the OPP (its required-opps entries are resolved at most once, under the
  * update mutex, the rest never changes): it is freed after a grace period
  * when the OPP is removed. From 6.8 on @level may be set once, in place,

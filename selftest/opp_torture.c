@@ -17,13 +17,15 @@
  * as the API shows it (every rate, voltage and availability, the count)
  * must be the shadow. Only real changes count as changes.
  *
- * Readers take no lock. Each table counts its changes (odd while one is
- * in flight) and keeps its last states; a reader reads the count before
- * and after its lookup, and what it saw must be, OPP by OPP, what the
- * table held at some point in between. OPP by OPP, not table by table: a
- * search reads the availability flags one by one while they may flip in
- * place, so a whole result need not be one state, but each OPP it looked
- * at must have been as seen.
+ * Readers search by rate, and a share of them by level and by bandwidth
+ * (torture_lookup_level(), torture_lookup_bw()). Readers take no lock.
+ * Each table counts its changes (odd while one is in flight) and keeps
+ * its last states; a reader reads the count before and after its lookup,
+ * and what it saw must be, OPP by OPP, what the table held at some point
+ * in between. OPP by OPP, not table by table: a search reads the
+ * availability flags one by one while they may flip in place, so a whole
+ * result need not be one state, but each OPP it looked at must have been
+ * as seen.
  *
  * Notifiers: an updater registers its notifier on a table under that
  * table's mutex, having published everything the callback reads; each
@@ -272,6 +274,8 @@ static struct {
 	/* A handle on device 0's table, for the inline searches. */
 	struct opp_table *handle;
 	atomic_long_t inline_reads;
+	/* Lookups by level or bandwidth (torture_lookup_level(), _bw()). */
+	atomic_long_t key_reads;
 	struct torture_table tables[TORTURE_NDEVS];
 	atomic_t released;
 	struct torture_reader *readers;
@@ -540,18 +544,71 @@ static bool torture_search(struct rnd_state *rnd, unsigned int d,
 	return true;
 }
 
-/* A copy-out lookup: the values, and the availability matched. */
+/*
+ * A copy-out lookup by level, from the lowest up (@how FIXTURE_CEIL) or
+ * from the highest down. opp_add() gives every OPP of a table one level,
+ * so these find what the rate lookups from 0 and from ULONG_MAX find, and
+ * are judged as those: the searches by key race the same updates through
+ * code of their own.
+ */
+static int torture_lookup_level(enum fixture_how how, struct device *dev,
+				struct opp_info *info)
+{
+	if (how == FIXTURE_CEIL)
+		return opp_lookup_level_ceil(dev, 0, info);
+	return opp_lookup_level_floor(dev, U32_MAX, info);
+}
+
+/*
+ * A copy-out lookup by path 0's bandwidth: opp_add() tables have no
+ * interconnect path, so -EINVAL while the table is there (the kernel's
+ * answer for a path the table lacks), -ENODEV once it may be gone, and
+ * never a write to @info; what it races is the table's removal.
+ */
+static bool torture_lookup_bw(struct rnd_state *rnd, unsigned int d,
+			      struct device *dev)
+{
+	struct opp_info info = { .rate = 1, .u_volt = 2 };
+	bool ceil = prandom_u32_state(rnd) & 1;
+	struct torture_seen seen;
+	unsigned long s;
+	int err;
+
+	s = torture_read_begin(d);
+	err = ceil ? opp_lookup_bw_ceil(dev, 0, 0, &info) :
+		     opp_lookup_bw_floor(dev, U32_MAX, 0, &info);
+	if (!torture_read_end(d, s, &seen))
+		return false;
+	if (info.rate != 1 || info.u_volt != 2)
+		torture_violation(V_UNTOUCHED, d, 0, info.rate, err);
+	if (err != -EINVAL && !(err == -ENODEV && seen.gone))
+		torture_violation(V_ERRNO, d, 0, 0, err);
+	atomic_long_inc(&tt.key_reads);
+	return true;
+}
+
+/*
+ * A copy-out lookup: the values, and the availability matched. An eighth
+ * of the ceil and floor ones go by level instead, as many by bandwidth.
+ */
 static bool torture_lookup(struct rnd_state *rnd, unsigned int d,
 			   struct device *dev, enum fixture_how how)
 {
 	struct torture_found fd = { .q = torture_query_how(rnd, d, how) };
 	struct opp_info info = { .rate = 1, .u_volt = 2 };
 	bool off = how == FIXTURE_EXACT_OFF;
+	u32 r = how < FIXTURE_EXACT ? prandom_u32_state(rnd) % 8 : 2;
 	struct torture_seen seen;
 	unsigned long s;
 
+	if (!r)
+		return torture_lookup_bw(rnd, d, dev);
+	if (r == 1)
+		fd.q = how == FIXTURE_CEIL ? 0 : ULONG_MAX;
 	s = torture_read_begin(d);
-	if (how == FIXTURE_CEIL)
+	if (r == 1)
+		fd.err = torture_lookup_level(how, dev, &info);
+	else if (how == FIXTURE_CEIL)
 		fd.err = opp_lookup_ceil(dev, fd.q, &info);
 	else if (how == FIXTURE_FLOOR)
 		fd.err = opp_lookup_floor(dev, fd.q, &info);
@@ -566,6 +623,8 @@ static bool torture_lookup(struct rnd_state *rnd, unsigned int d,
 	fd.rate = info.rate;
 	fd.v = info.u_volt;
 	torture_judge(d, how, &fd, &seen, true);
+	if (r == 1)
+		atomic_long_inc(&tt.key_reads);
 	return true;
 }
 
@@ -1434,6 +1493,10 @@ static void torture_readers(struct kunit *test)
 	kunit_info(test, "torture: inline searches through device 0's handle: %ld judged",
 		   atomic_long_read(&tt.inline_reads));
 	KUNIT_EXPECT_GE(test, atomic_long_read(&tt.inline_reads),
+			(long)TORTURE_MIN_READS);
+	kunit_info(test, "torture: lookups by level or bandwidth: %ld judged",
+		   atomic_long_read(&tt.key_reads));
+	KUNIT_EXPECT_GE(test, atomic_long_read(&tt.key_reads),
 			(long)TORTURE_MIN_READS);
 }
 

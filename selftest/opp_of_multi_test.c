@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit suite opp_of_multi: devices with several supplies and clocks,
+ * named through opp_set_config() as a driver names them to the kernel's
+ * dev_pm_opp_set_config(). Each table of selftest/opp_of_v2.dtso's
+ * multi-* nodes is read by this library and by the kernel's OPP core,
+ * both configured alike, and compared OPP by OPP: every clock's rate,
+ * every supply's voltages, current and power; the malformed ones must get
+ * the kernel's error code and add nothing.
+ *
+ * The supplies and clocks are real: two regulators and two clocks,
+ * registered with their frameworks for the suite and looked up by name
+ * for both devices (regulator consumer map, clkdev).
+ */
+
+#include <kunit/test.h>
+#include <linux/clk.h>
+#include <linux/clk-provider.h>
+#include <linux/clkdev.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/of.h>
+#include <linux/pm_opp.h>
+#include <linux/rcupdate.h>
+#include <linux/regulator/consumer.h>
+#include <linux/regulator/driver.h>
+#include <linux/regulator/machine.h>
+
+#include "../compat.h"
+#include "../opp.h"
+#include "opp_fixture.h"
+
+#define MULTI_ROOT	"/opp-of-v2"
+#define MULTI_OURS	"opp-of-multi-ours"
+#define MULTI_KERNELS	"opp-of-multi-kernel"
+#define MULTI_MAX_OPPS	4
+#define MULTI_MAX	2	/* supplies, clocks */
+#define MULTI_UV_MIN	500000
+
+/* ---- The providers: two rails, two clocks ---- */
+
+struct multi_rail {
+	const char *name;	/* the supply name both devices get it by */
+	int uv_max;
+	struct regulator_desc desc;
+	struct regulator_init_data init;
+	struct regulator_consumer_supply map[2];
+	struct regulator_dev *rdev;
+	int uv;
+};
+
+struct multi_clock {
+	const char *name;	/* the connection id both devices get it by */
+	struct clk_hw hw;
+	struct clk_lookup *lookup[2];
+	bool registered;
+	unsigned long rate;
+};
+
+static struct multi_rail multi_rails[MULTI_MAX] = {
+	{ .name = "core", .uv_max = 1400000 },
+	{ .name = "mem", .uv_max = 1200000 },
+};
+
+static struct multi_clock multi_clocks[MULTI_MAX] = {
+	{ .name = "core", .rate = 100000000 },
+	{ .name = "bus", .rate = 50000000 },
+};
+
+static struct device *multi_owner;
+
+static int multi_rail_set(struct regulator_dev *rdev, int min_uv, int max_uv,
+			  unsigned int *selector)
+{
+	struct multi_rail *r = rdev_get_drvdata(rdev);
+
+	WRITE_ONCE(r->uv, min_uv);
+	return 0;
+}
+
+static int multi_rail_get(struct regulator_dev *rdev)
+{
+	struct multi_rail *r = rdev_get_drvdata(rdev);
+
+	return READ_ONCE(r->uv);
+}
+
+static const struct regulator_ops multi_rail_ops = {
+	.set_voltage = multi_rail_set,
+	.get_voltage = multi_rail_get,
+};
+
+static unsigned long multi_clk_recalc(struct clk_hw *hw, unsigned long parent)
+{
+	return READ_ONCE(container_of(hw, struct multi_clock, hw)->rate);
+}
+
+static long multi_clk_round(struct clk_hw *hw, unsigned long rate,
+			    unsigned long *parent)
+{
+	return rate;
+}
+
+static int multi_clk_set(struct clk_hw *hw, unsigned long rate,
+			 unsigned long parent)
+{
+	WRITE_ONCE(container_of(hw, struct multi_clock, hw)->rate, rate);
+	return 0;
+}
+
+static const struct clk_ops multi_clk_ops = {
+	.recalc_rate = multi_clk_recalc,
+	.round_rate = multi_clk_round,
+	.set_rate = multi_clk_set,
+};
+
+static int multi_rail_register(struct multi_rail *r)
+{
+	struct regulator_config rcfg = {
+		.dev = multi_owner,
+		.init_data = &r->init,
+		.driver_data = r,
+	};
+
+	r->uv = MULTI_UV_MIN;
+	r->map[0] = (struct regulator_consumer_supply)
+		REGULATOR_SUPPLY(r->name, MULTI_OURS);
+	r->map[1] = (struct regulator_consumer_supply)
+		REGULATOR_SUPPLY(r->name, MULTI_KERNELS);
+	/* Positional: the framework's field names are in camel case. */
+	r->init.constraints = (struct regulation_constraints){
+		NULL, MULTI_UV_MIN, r->uv_max,
+	};
+	r->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
+	r->init.num_consumer_supplies = ARRAY_SIZE(r->map);
+	r->init.consumer_supplies = r->map;
+	r->desc.name = r->name;
+	r->desc.type = REGULATOR_VOLTAGE;
+	r->desc.owner = THIS_MODULE;
+	r->desc.ops = &multi_rail_ops;
+	r->desc.continuous_voltage_range = true;
+	r->rdev = regulator_register(multi_owner, &r->desc, &rcfg);
+	return PTR_ERR_OR_ZERO(r->rdev);
+}
+
+static int multi_clock_register(struct multi_clock *c)
+{
+	char name[32];
+	struct clk_init_data init = { .name = name, .ops = &multi_clk_ops };
+	int ret;
+
+	snprintf(name, sizeof(name), "opp-multi-%s", c->name);
+	c->hw.init = &init;
+	ret = clk_hw_register(NULL, &c->hw);
+	if (ret)
+		return ret;
+	c->registered = true;
+	c->lookup[0] = clkdev_hw_create(&c->hw, c->name, "%s", MULTI_OURS);
+	c->lookup[1] = clkdev_hw_create(&c->hw, c->name, "%s", MULTI_KERNELS);
+	return c->lookup[0] && c->lookup[1] ? 0 : -ENOMEM;
+}
+
+static void multi_clock_unregister(struct multi_clock *c)
+{
+	if (c->lookup[0])
+		clkdev_drop(c->lookup[0]);
+	if (c->lookup[1])
+		clkdev_drop(c->lookup[1]);
+	clk_hw_unregister(&c->hw);
+	c->lookup[0] = NULL;
+	c->lookup[1] = NULL;
+	c->registered = false;
+}
+
+static void multi_suite_exit(struct kunit_suite *suite)
+{
+	int i;
+
+	/* The configurations' puts leave device links to remove first. */
+	device_link_wait_removal();
+	for (i = 0; i < MULTI_MAX; i++) {
+		if (!IS_ERR_OR_NULL(multi_rails[i].rdev))
+			regulator_unregister(multi_rails[i].rdev);
+		multi_rails[i].rdev = NULL;
+		if (multi_clocks[i].registered)
+			multi_clock_unregister(&multi_clocks[i]);
+	}
+	if (!IS_ERR_OR_NULL(multi_owner))
+		root_device_unregister(multi_owner);
+	multi_owner = NULL;
+}
+
+static int multi_suite_init(struct kunit_suite *suite)
+{
+	int i, ret;
+
+	/* Without a module link: KUnit runs before the module's sysfs. */
+	multi_owner = __root_device_register("opp-multi-providers", NULL);
+	if (IS_ERR(multi_owner))
+		return PTR_ERR(multi_owner);
+	for (i = 0; i < MULTI_MAX; i++) {
+		ret = multi_rail_register(&multi_rails[i]);
+		if (!ret)
+			ret = multi_clock_register(&multi_clocks[i]);
+		if (ret) {
+			pr_err("opp_of_multi: provider %d: %d\n", i, ret);
+			multi_suite_exit(suite);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* ---- Each case: two devices, one node ---- */
+
+struct multi_ctx {
+	struct device *ours;
+	struct device *kernels;
+	struct device_node *np;
+	int token;		/* the kernel's configuration, or -1 */
+};
+
+static int multi_init(struct kunit *test)
+{
+	struct multi_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	test->priv = ctx;
+	ctx->token = -1;
+	ctx->ours = fixture_dev_new(test, MULTI_OURS, NULL);
+	ctx->kernels = fixture_dev_new(test, MULTI_KERNELS, NULL);
+	return 0;
+}
+
+static void multi_kernel_unconfigure(struct multi_ctx *ctx)
+{
+	if (ctx->token >= 0)
+		dev_pm_opp_clear_config(ctx->token);
+	ctx->token = -1;
+}
+
+static void multi_exit(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+
+	opp_remove_table(ctx->ours);
+	opp_clear_config(ctx->ours);
+	dev_pm_opp_of_remove_table(ctx->kernels);
+	multi_kernel_unconfigure(ctx);
+	ctx->ours->of_node = NULL;
+	ctx->kernels->of_node = NULL;
+	of_node_put(ctx->np);
+	put_device(ctx->ours);
+	put_device(ctx->kernels);
+}
+
+static void multi_attach(struct kunit *test, const char *name)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct device_node *root = of_find_node_by_path(MULTI_ROOT);
+
+	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
+				  "no %s: boot with selftest/opp_of_v2.dtso applied",
+				  MULTI_ROOT);
+	ctx->np = of_get_child_by_name(root, name);
+	of_node_put(root);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", MULTI_ROOT, name);
+	ctx->ours->of_node = ctx->np;
+	ctx->kernels->of_node = ctx->np;
+}
+
+/* The kernel's core programs several clocks only through a callback. */
+static int multi_config_clks(struct device *dev, struct opp_table *opp_table,
+			     struct dev_pm_opp *opp, void *data,
+			     bool scaling_down)
+{
+	return 0;
+}
+
+static const char * const multi_supply_names[] = { "core", "mem", NULL };
+static const char * const multi_clk_names[] = { "core", "bus", NULL };
+
+/*
+ * Name @supplies supplies and @clks clocks (0: none) to both parsers, as a
+ * driver would: opp_set_config() here, dev_pm_opp_set_config() there.
+ */
+static void multi_configure(struct kunit *test, unsigned int supplies,
+			    unsigned int clks)
+{
+	struct multi_ctx *ctx = test->priv;
+	const char *reg[MULTI_MAX + 1] = { }, *clk[MULTI_MAX + 1] = { };
+	struct opp_config ours = { };
+	struct dev_pm_opp_config kernels = { };
+	unsigned int i;
+
+	for (i = 0; i < supplies; i++)
+		reg[i] = multi_supply_names[i];
+	for (i = 0; i < clks; i++)
+		clk[i] = multi_clk_names[i];
+	if (supplies) {
+		ours.regulator_names = reg;
+		kernels.regulator_names = reg;
+	}
+	if (clks) {
+		ours.clk_names = clk;
+		kernels.clk_names = clk;
+		if (clks > 1)
+			kernels.config_clks = multi_config_clks;
+	}
+	KUNIT_ASSERT_EQ(test, opp_set_config(ctx->ours, &ours), 0);
+	ctx->token = dev_pm_opp_set_config(ctx->kernels, &kernels);
+	KUNIT_ASSERT_GE(test, ctx->token, 0);
+}
+
+/* What both parsers must agree on, OPP by OPP. */
+struct multi_opp {
+	unsigned long rate[MULTI_MAX];
+	struct opp_supply supply[MULTI_MAX];
+	unsigned long power;
+	bool suspend;
+};
+
+struct multi_table {
+	int count;		/* the available OPPs */
+	int walked;		/* those the walk by the first clock found */
+	struct multi_opp opp[MULTI_MAX_OPPS];
+	unsigned long suspend_freq;
+};
+
+static struct multi_table *multi_tables(struct kunit *test)
+{
+	struct multi_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	return t;
+}
+
+/* This library's table of @dev, walked up by the first clock's rate. */
+static void multi_read_ours(struct kunit *test, struct device *dev,
+			    unsigned int supplies, unsigned int clks,
+			    struct multi_table *t)
+{
+	unsigned long f = 0;
+	struct multi_opp *o;
+	struct opp *opp;
+	unsigned int i;
+
+	rcu_read_lock();
+	while (t->walked < MULTI_MAX_OPPS) {
+		opp = opp_find_freq_ceil(dev, &f);
+		if (IS_ERR(opp))
+			break;
+		o = &t->opp[t->walked++];
+		for (i = 0; i < clks; i++)
+			o->rate[i] = opp_get_freq_indexed(opp, i);
+		KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(opp, clks), 0);
+		KUNIT_EXPECT_EQ(test, opp_get_supplies(opp, o->supply, supplies),
+				(int)supplies);
+		o->power = opp_get_power(opp);
+		f++;
+	}
+	rcu_read_unlock();
+	t->count = fixture_count(dev);
+	t->suspend_freq = opp_get_suspend_opp_freq(dev);
+}
+
+/* The kernel's, in the same form (by index: one clock or several). */
+static void multi_read_kernels(struct kunit *test, struct device *dev,
+			       unsigned int supplies, unsigned int clks,
+			       struct multi_table *t)
+{
+	struct dev_pm_opp_supply s[MULTI_MAX];
+	struct dev_pm_opp *opp;
+	unsigned long f = 0;
+	struct multi_opp *o;
+	unsigned int i;
+
+	while (t->walked < MULTI_MAX_OPPS) {
+		opp = dev_pm_opp_find_freq_ceil_indexed(dev, &f, 0);
+		if (IS_ERR(opp))
+			break;
+		o = &t->opp[t->walked++];
+		for (i = 0; i < clks; i++)
+			o->rate[i] = dev_pm_opp_get_freq_indexed(opp, i);
+		memset(s, 0, sizeof(s));
+		KUNIT_EXPECT_EQ(test, dev_pm_opp_get_supplies(opp, s), 0);
+		for (i = 0; i < supplies; i++) {
+			o->supply[i].u_volt = s[i].u_volt;
+			o->supply[i].u_volt_min = s[i].u_volt_min;
+			o->supply[i].u_volt_max = s[i].u_volt_max;
+			o->supply[i].u_amp = s[i].u_amp;
+			o->supply[i].u_watt = s[i].u_watt;
+		}
+		o->power = dev_pm_opp_get_power(opp);
+		dev_pm_opp_put(opp);
+		f++;
+	}
+	t->count = dev_pm_opp_get_opp_count(dev);
+	t->suspend_freq = dev_pm_opp_get_suspend_opp_freq(dev);
+}
+
+static void multi_expect_same(struct kunit *test, const struct multi_table *a,
+			      const struct multi_table *k,
+			      unsigned int supplies, unsigned int clks)
+{
+	const struct opp_supply *x, *y;
+	unsigned int i, j;
+
+	KUNIT_EXPECT_EQ(test, a->count, k->count);
+	KUNIT_EXPECT_EQ(test, a->walked, k->walked);
+	KUNIT_EXPECT_EQ(test, a->suspend_freq, k->suspend_freq);
+	for (i = 0; i < min(a->walked, k->walked); i++) {
+		for (j = 0; j < clks; j++)
+			KUNIT_EXPECT_EQ_MSG(test, a->opp[i].rate[j],
+					    k->opp[i].rate[j],
+					    "OPP %u clock %u", i, j);
+		for (j = 0; j < supplies; j++) {
+			x = &a->opp[i].supply[j];
+			y = &k->opp[i].supply[j];
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt, y->u_volt,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_min, y->u_volt_min,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_max, y->u_volt_max,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_amp, y->u_amp,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_watt, y->u_watt,
+					    "OPP %u supply %u", i, j);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].power, k->opp[i].power,
+				    "OPP %u", i);
+	}
+}
+
+/* ---- Tables both read alike ---- */
+
+struct multi_good {
+	const char *node;
+	unsigned int supplies;
+	unsigned int clks;
+	int count;		/* available OPPs */
+	int walked;		/* of them, one per first-clock rate */
+};
+
+static const struct multi_good multi_goods[] = {
+	{ "multi-supplies", 2, 0, 3, 3 },
+	{ "multi-targets", 2, 0, 2, 2 },
+	/* Two OPPs at 300 MHz on the first clock: the walk finds one. */
+	{ "multi-clocks", 0, 2, 3, 2 },
+	{ "multi-both", 2, 2, 2, 2 },
+	{ "multi-one", 1, 1, 2, 2 },
+	/* Its 1.3 V OPP is added disabled. */
+	{ "multi-beyond", 2, 0, 1, 1 },
+};
+
+static void multi_good_desc(const struct multi_good *g, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
+}
+
+KUNIT_ARRAY_PARAM(multi_good, multi_goods, multi_good_desc);
+
+static void multi_test_matches_kernel(struct kunit *test)
+{
+	const struct multi_good *g = test->param_value;
+	struct multi_ctx *ctx = test->priv;
+	struct multi_table *ours = multi_tables(test), *kernels = ours + 1;
+	/* The supplies and clocks compared: at least the first of each. */
+	unsigned int supplies = max(g->supplies, 1U), clks = max(g->clks, 1U);
+
+	multi_attach(test, g->node);
+	multi_configure(test, g->supplies, g->clks);
+	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	multi_read_ours(test, ctx->ours, supplies, clks, ours);
+	multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+	KUNIT_EXPECT_EQ(test, ours->count, g->count);
+	KUNIT_EXPECT_EQ(test, ours->walked, g->walked);
+	multi_expect_same(test, ours, kernels, supplies, clks);
+}
+
+/* ---- Malformed for the names given ---- */
+
+struct multi_bad {
+	const char *node;
+	unsigned int supplies;
+	unsigned int clks;
+	int err;		/* both parsers' answer */
+};
+
+static const struct multi_bad multi_bads[] = {
+	/* One triplet, or three targets, for two supplies. */
+	{ "multi-bad-uv-three", 2, 0, -EINVAL },
+	{ "multi-bad-ua-one", 2, 0, -EINVAL },
+	{ "multi-bad-uw-three", 2, 0, -EINVAL },
+	{ "multi-bad-hz-one", 2, 2, -EINVAL },
+	{ "multi-bad-hz-three", 2, 2, -EINVAL },
+	/* Two rates with one clock: the plain rule. */
+	{ "multi-clocks", 0, 0, -EINVAL },
+	/* Two voltages without names: neither one nor a triplet. */
+	{ "multi-targets", 0, 0, -EINVAL },
+	/* A missing opp-microvolt: refused before 6.2 (see compat.h). */
+	{ "multi-uv-missing", 2, 0,
+	  OPP_OF_SUPPLY_PROPS_DECOUPLED ? 0 : -EINVAL },
+};
+
+static void multi_bad_desc(const struct multi_bad *b, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s/%u-supplies/%u-clocks",
+		 b->node, b->supplies, b->clks);
+}
+
+KUNIT_ARRAY_PARAM(multi_bad, multi_bads, multi_bad_desc);
+
+static void multi_test_malformed(struct kunit *test)
+{
+	const struct multi_bad *b = test->param_value;
+	struct multi_ctx *ctx = test->priv;
+	struct multi_table *ours = multi_tables(test), *kernels = ours + 1;
+	unsigned int supplies = max(b->supplies, 1U), clks = max(b->clks, 1U);
+	struct opp_info info;
+
+	multi_attach(test, b->node);
+	if (b->supplies || b->clks)
+		multi_configure(test, b->supplies, b->clks);
+	KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), b->err);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
+	if (!b->err) {
+		/* Read as the kernel reads it (6.2 on): compare it. */
+		multi_read_ours(test, ctx->ours, supplies, clks, ours);
+		multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+		multi_expect_same(test, ours, kernels, supplies, clks);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+}
+
+/* ---- The copy-out lookups and the accessors' bounds ---- */
+
+static void multi_test_lookups(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct opp_supply s[MULTI_MAX + 1] = { };
+	unsigned long rates[MULTI_MAX + 1] = { };
+	struct opp *opp;
+
+	multi_attach(test, "multi-both");
+	multi_configure(test, 2, 2);
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 450000000, s, 2),
+			-ENODEV);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 450000000, s,
+						  ARRAY_SIZE(s)), 2);
+	KUNIT_EXPECT_EQ(test, s[0].u_volt, 900000);
+	KUNIT_EXPECT_EQ(test, s[0].u_watt, 300000);
+	KUNIT_EXPECT_EQ(test, s[1].u_volt, 1000000);
+	KUNIT_EXPECT_EQ(test, s[1].u_volt_min, 1000000);
+	KUNIT_EXPECT_EQ(test, s[1].u_watt, 90000);
+	KUNIT_EXPECT_EQ(test, s[2].u_volt, 0);	/* beyond: untouched */
+	/* Room for one: the count still says two, one is copied. */
+	memset(s, 0, sizeof(s));
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 900000000, s, 1),
+			2);
+	KUNIT_EXPECT_EQ(test, s[0].u_volt, 1050000);
+	KUNIT_EXPECT_EQ(test, s[1].u_volt, 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 900000000, NULL,
+						  0), 2);
+
+	KUNIT_EXPECT_EQ(test, opp_lookup_rates(ctx->ours, 900000000, rates,
+					       ARRAY_SIZE(rates)), 2);
+	KUNIT_EXPECT_EQ(test, rates[0], 900000000);
+	KUNIT_EXPECT_EQ(test, rates[1], 450000000);
+	KUNIT_EXPECT_EQ(test, rates[2], 0);
+
+	/* Bad input: an error, nothing written. */
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 900000000, NULL,
+						  1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_lookup_rates(ctx->ours, 900000000, NULL, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(NULL, 900000000, s, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_lookup_rates(ERR_PTR(-ENODEV), 900000000,
+					       rates, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 450000001, s, 1),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, opp_lookup_rates(ctx->ours, 0, rates, 1),
+			-ERANGE);
+
+	rcu_read_lock();
+	opp = opp_find_freq_exact(ctx->ours, 900000000, true);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
+	KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(opp, 1), 450000000);
+	KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(opp, 2), 0);
+	KUNIT_EXPECT_EQ(test, opp_get_power(opp), 900000);
+	KUNIT_EXPECT_EQ(test, opp_get_supplies(opp, NULL, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_get_supplies(opp, NULL, 0), 2);
+	KUNIT_EXPECT_EQ(test, opp_get_supplies(NULL, s, 1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_get_supplies(ERR_PTR(-ERANGE), s, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(NULL, 0), 0);
+	rcu_read_unlock();
+}
+
+/* A table without names has one supply and one clock, its scalars. */
+static void multi_test_one_of_each(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct opp_supply s[MULTI_MAX] = { };
+	unsigned long rates[MULTI_MAX] = { };
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->ours, 300000000, 950000), 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_supplies(ctx->ours, 300000000, s,
+						  MULTI_MAX), 1);
+	KUNIT_EXPECT_EQ(test, s[0].u_volt, 950000);
+	KUNIT_EXPECT_EQ(test, s[0].u_volt_min, 950000);
+	KUNIT_EXPECT_EQ(test, s[0].u_volt_max, 950000);
+	KUNIT_EXPECT_EQ(test, s[1].u_volt, 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_rates(ctx->ours, 300000000, rates,
+					       MULTI_MAX), 1);
+	KUNIT_EXPECT_EQ(test, rates[0], 300000000);
+	KUNIT_EXPECT_EQ(test, rates[1], 0);
+}
+
+/* ---- What opp_set_config() takes and what it refuses ---- */
+
+static void multi_test_config(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct regulator *reg;
+	struct clk *clk;
+	static const char * const none[] = { NULL };
+	static const char * const unknown_supply[] = { "core", "nope", NULL };
+	static const char * const unknown_clk[] = { "bus", "nope", NULL };
+	struct opp_config empty_supplies = { .regulator_names = none };
+	struct opp_config empty_clks = { .clk_names = none };
+	struct opp_config no_supply = { .regulator_names = unknown_supply };
+	struct opp_config no_clk = { .clk_names = unknown_clk };
+	struct opp_config ok = {
+		.regulator_names = multi_supply_names,
+		.clk_names = multi_clk_names,
+	};
+	struct opp_config both_supplies, both_clks;
+
+	reg = regulator_get_optional(ctx->ours, "core");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, reg);
+	clk = clk_get(ctx->ours, "core");
+	if (IS_ERR(clk)) {
+		regulator_put(reg);
+		KUNIT_FAIL(test, "no clock core: %ld", PTR_ERR(clk));
+		return;
+	}
+	both_supplies = (struct opp_config){
+		.supply = reg, .regulator_names = multi_supply_names,
+	};
+	both_clks = (struct opp_config){
+		.clk = clk, .clk_names = multi_clk_names,
+	};
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &empty_supplies),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &empty_clks), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &both_supplies),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &both_clks), -EINVAL);
+	clk_put(clk);
+	regulator_put(reg);
+	/* A name the device lacks: the framework's error, nothing kept. */
+	KUNIT_EXPECT_LT(test, opp_set_config(ctx->ours, &no_supply), 0);
+	KUNIT_EXPECT_LT(test, opp_set_config(ctx->ours, &no_clk), 0);
+
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &ok), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &ok), -EBUSY);
+	/* Several clocks or supplies: opp_set_rate() drives one of each. */
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->ours, 300000000, 950000), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), -EINVAL);
+	opp_clear_config(ctx->ours);
+	/* Cleared: every supply and clock was put (the suite's exit checks). */
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), -ENODEV);
+}
+
+/* One supply and one clock by name: opp_set_rate() drives those. */
+static void multi_test_named_set_rate(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct multi_rail *core = &multi_rails[0];
+	struct multi_clock *clk = &multi_clocks[0];
+
+	multi_attach(test, "multi-one");
+	multi_configure(test, 1, 1);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 400000000), 0);
+	/* The regulator core asks for the target first, up to the max. */
+	KUNIT_EXPECT_EQ(test, READ_ONCE(clk->rate), 700000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(core->uv), 1000000);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 1), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(clk->rate), 350000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(core->uv), 900000);
+}
+
+/* ---- Allocation faults: each fails in turn, nothing is kept ---- */
+
+/*
+ * One fault sweep of @call: every n until the n-th allocation is no
+ * longer reached; -ENOMEM (or the frameworks' error for a failure inside
+ * them) must leave nothing, checked by @none. Returns how many n gave
+ * -ENOMEM.
+ */
+static unsigned int multi_sweep(struct kunit *test,
+				int (*call)(struct multi_ctx *ctx),
+				void (*undo)(struct kunit *test,
+					     struct multi_ctx *ctx),
+				void (*none)(struct kunit *test,
+					     struct multi_ctx *ctx,
+					     unsigned int nth))
+{
+	struct multi_ctx *ctx = test->priv;
+	unsigned int nth, enomem = 0;
+	bool hit = true;
+	int ret;
+
+	for (nth = 1; hit && nth < 400; nth++) {
+		WRITE_ONCE(current->fail_nth, nth);
+		ret = call(ctx);
+		hit = !READ_ONCE(current->fail_nth);
+		WRITE_ONCE(current->fail_nth, 0);
+		if (!ret) {
+			undo(test, ctx);
+			continue;
+		}
+		enomem += ret == -ENOMEM;
+		none(test, ctx, nth);
+	}
+	KUNIT_EXPECT_FALSE_MSG(test, hit, "still allocating at %u", nth);
+	return enomem;
+}
+
+static int multi_set_names(struct multi_ctx *ctx)
+{
+	struct opp_config cfg = {
+		.regulator_names = multi_supply_names,
+		.clk_names = multi_clk_names,
+	};
+
+	return opp_set_config(ctx->ours, &cfg);
+}
+
+static void multi_clear_names(struct kunit *test, struct multi_ctx *ctx)
+{
+	opp_clear_config(ctx->ours);
+}
+
+/* No configuration kept: a new one is taken, and cleared. */
+static void multi_no_config(struct kunit *test, struct multi_ctx *ctx,
+			    unsigned int nth)
+{
+	KUNIT_EXPECT_EQ_MSG(test, multi_set_names(ctx), 0, "allocation %u",
+			    nth);
+	opp_clear_config(ctx->ours);
+}
+
+/*
+ * opp_set_config() with names: the library's three allocations (the
+ * configuration, the supplies' and the clocks' arrays) at least, and the
+ * frameworks' own; each failure puts what was got (the suite's exit
+ * unregisters the providers, which warns of a consumer left).
+ */
+static void multi_test_config_faults(struct kunit *test)
+{
+	unsigned int enomem = multi_sweep(test, multi_set_names,
+					  multi_clear_names, multi_no_config);
+
+	KUNIT_EXPECT_GE(test, enomem, 3U);
+	kunit_info(test, "opp_set_config(): %u allocations gave -ENOMEM",
+		   enomem);
+}
+
+static int multi_read(struct multi_ctx *ctx)
+{
+	return opp_of_add_table(ctx->ours);
+}
+
+static void multi_remove(struct kunit *test, struct multi_ctx *ctx)
+{
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 3);
+	opp_remove_table(ctx->ours);
+}
+
+static void multi_no_table(struct kunit *test, struct multi_ctx *ctx,
+			   unsigned int nth)
+{
+	KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->ours), -ENODEV,
+			    "allocation %u", nth);
+}
+
+/*
+ * Reading two supplies' values: the cells, the points, one extra per
+ * OPP (3), the array and the table, seven sites, each failed in turn
+ * (three sweeps at most: another allocation of the task may take a
+ * fault first).
+ */
+static void multi_test_parse_faults(struct kunit *test)
+{
+	unsigned int sweep, enomem = 0;
+
+	multi_attach(test, "multi-supplies");
+	multi_configure(test, 2, 0);
+	for (sweep = 0; sweep < 3 && enomem != 7; sweep++)
+		enomem = multi_sweep(test, multi_read, multi_remove,
+				     multi_no_table);
+	KUNIT_EXPECT_EQ(test, enomem, 7U);
+}
+
+static struct kunit_case multi_cases[] = {
+	KUNIT_CASE_PARAM(multi_test_matches_kernel, multi_good_gen_params),
+	KUNIT_CASE_PARAM(multi_test_malformed, multi_bad_gen_params),
+	KUNIT_CASE(multi_test_lookups),
+	KUNIT_CASE(multi_test_one_of_each),
+	KUNIT_CASE(multi_test_config),
+	KUNIT_CASE(multi_test_named_set_rate),
+	KUNIT_CASE(multi_test_config_faults),
+	KUNIT_CASE(multi_test_parse_faults),
+	{}
+};
+
+static struct kunit_suite multi_suite = {
+	.name = "opp_of_multi",
+	.suite_init = multi_suite_init,
+	.suite_exit = multi_suite_exit,
+	.init = multi_init,
+	.exit = multi_exit,
+	.test_cases = multi_cases,
+};
+
+kunit_test_suite(multi_suite);
+
+MODULE_DESCRIPTION("KUnit: several supplies and clocks against the kernel's OPP core");
+MODULE_LICENSE("GPL");
