@@ -14,6 +14,8 @@
  * Searches: run under RCU with their outcome copied out, and checked after
  * the unlock, because a failing KUnit check allocates memory, which an RCU
  * reader must not.
+ *
+ * debugfs: a file of the library's view, line by line.
  */
 #ifndef _OPP_FIXTURE_H
 #define _OPP_FIXTURE_H
@@ -22,10 +24,14 @@
 #include <linux/atomic.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/of.h>
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
+#include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/units.h>
 
 #include "../opp.h"
@@ -156,6 +162,73 @@ static inline int fixture_count(struct device *dev)
 	count = opp_get_opp_count(dev);
 	rcu_read_unlock();
 	return count;
+}
+
+/*
+ * Render the seq_file of @f into a buffer of @size bytes of ours, which
+ * seq_release() frees with the file: -EOVERFLOW if it does not fit.
+ */
+static inline int fixture_seq_render(struct file *f, size_t size)
+{
+	struct seq_file *m = f->private_data;
+	loff_t pos = 0;
+	void *p;
+
+	kvfree(m->buf);
+	m->buf = kvmalloc(size, GFP_KERNEL);
+	if (!m->buf)
+		return -ENOMEM;
+	m->size = size;
+	m->count = 0;
+	p = m->op->start(m, &pos);
+	while (!IS_ERR_OR_NULL(p) && !m->op->show(m, p) &&
+	       !seq_has_overflowed(m))
+		p = m->op->next(m, p, &pos);
+	m->op->stop(m, p);
+	if (IS_ERR(p))
+		return PTR_ERR(p);
+	return seq_has_overflowed(m) ? -EOVERFLOW : 0;
+}
+
+/*
+ * Each line of the debugfs file @path to @fn, with @arg, until @fn returns
+ * non-zero (which this returns). kernel_read() refuses a debugfs file
+ * (its proxy has .read, not .read_iter), so the file is opened as a reader
+ * opens it and rendered through its own seq_file operations, into a
+ * buffer grown until the text fits. Returns 0, @fn's value, or -errno.
+ */
+static inline int fixture_debugfs_lines(const char *path,
+					int (*fn)(char *line, void *arg),
+					void *arg)
+{
+	char *line, *next;
+	struct seq_file *m;
+	struct file *f;
+	size_t size;
+	int ret;
+
+	f = filp_open(path, O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	for (size = PAGE_SIZE; ; size *= 2) {
+		ret = fixture_seq_render(f, size);
+		if (ret != -EOVERFLOW || size >= SZ_1M)
+			break;
+	}
+	m = f->private_data;
+	if (!ret && m->count == m->size)
+		ret = -EOVERFLOW;
+	if (!ret) {
+		m->buf[m->count] = '\0';
+		for (line = m->buf; line && !ret; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			ret = fn(line, arg);
+		}
+	}
+	filp_close(f, NULL);
+	return ret;
 }
 
 #endif /* _OPP_FIXTURE_H */

@@ -812,6 +812,57 @@ static void multi_test_parse_faults(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, enomem, 7U);
 }
 
+/* ---- The debugfs view of a device's OPPs ---- */
+
+#define MULTI_OPPS_VIEW	"/sys/kernel/debug/opp_library/opps"
+
+struct multi_view {
+	const char *dev;
+	char line[4][200];	/* the table's line, then its OPPs' */
+	int n;
+};
+
+static int multi_view_line(char *line, void *arg)
+{
+	struct multi_view *v = arg;
+	size_t len = strlen(v->dev);
+
+	if (strncmp(line, v->dev, len) || line[len] != ' ')
+		return 0;
+	if (v->n == ARRAY_SIZE(v->line))
+		return -E2BIG;
+	strscpy(v->line[v->n++], line + len + 1, sizeof(v->line[0]));
+	return 0;
+}
+
+/* Every clock, supply and power of every OPP, as the parser read them. */
+static void multi_test_debugfs(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+	struct multi_view *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
+	char want[200];
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, v);
+	v->dev = MULTI_OURS;
+	multi_attach(test, "multi-both");
+	multi_configure(test, 2, 2);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	KUNIT_ASSERT_EQ(test, fixture_debugfs_lines(MULTI_OPPS_VIEW,
+						    multi_view_line, v), 0);
+	KUNIT_ASSERT_EQ(test, v->n, 3);
+	KUNIT_EXPECT_STREQ(test, v->line[0],
+			   "table opps=2 latency_ns=0 paths=0 shared=no genpd=no node=/opp-of-v2/table-multi-both");
+	/* The level of an OPP without one is the running kernel's "none". */
+	snprintf(want, sizeof(want),
+		 "opp hz=450000000,225000000 level=%u uV=900000/900000/900000,1000000/1000000/1000000 uA=0,0 uW=300000,90000 available=yes turbo=no suspend=no",
+		 OPP_LEVEL_NONE);
+	KUNIT_EXPECT_STREQ(test, v->line[1], want);
+	snprintf(want, sizeof(want),
+		 "opp hz=900000000,450000000 level=%u uV=1050000/1050000/1050000,1100000/1100000/1100000 uA=0,0 uW=700000,200000 available=yes turbo=no suspend=no",
+		 OPP_LEVEL_NONE);
+	KUNIT_EXPECT_STREQ(test, v->line[2], want);
+}
+
 static struct kunit_case multi_cases[] = {
 	KUNIT_CASE_PARAM(multi_test_matches_kernel, multi_good_gen_params),
 	KUNIT_CASE_PARAM(multi_test_malformed, multi_bad_gen_params),
@@ -821,6 +872,7 @@ static struct kunit_case multi_cases[] = {
 	KUNIT_CASE(multi_test_named_set_rate),
 	KUNIT_CASE(multi_test_config_faults),
 	KUNIT_CASE(multi_test_parse_faults),
+	KUNIT_CASE(multi_test_debugfs),
 	{}
 };
 

@@ -84,15 +84,12 @@
 #include <linux/cpufreq.h>
 #include <linux/device.h>
 #include <linux/err.h>
-#include <linux/fs.h>
 #include <linux/kmsg_dump.h>
 #include <linux/module.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
-#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "opp_fixture.h"
@@ -343,78 +340,40 @@ static void robust_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->released), 2);
 }
 
-/*
- * The library's debugfs view. kernel_read() refuses a debugfs file (its
- * proxy has .read, not .read_iter), so the file is opened as a reader
- * opens it and rendered through its own seq_file operations into a
- * buffer of ours, which seq_release() frees with the file.
- */
+/* The library's debugfs view (fixture_debugfs_lines()). */
 #define ROBUST_VIEW	"/sys/kernel/debug/opp_library/tables"
 #define ROBUST_VIEW_MAX	(4 * ROBUST_NUNIV)
 
-static int robust_render(struct file *f, size_t size)
-{
-	struct seq_file *m = f->private_data;
-	loff_t pos = 0;
-	void *p;
+struct robust_view_ctx {
+	struct device *dev;
+	struct robust_opp *v;
+	int n;
+};
 
-	kvfree(m->buf);
-	m->buf = kvmalloc(size, GFP_KERNEL);
-	if (!m->buf)
-		return -ENOMEM;
-	m->size = size;
-	m->count = 0;
-	p = m->op->start(m, &pos);
-	while (!IS_ERR_OR_NULL(p) && !m->op->show(m, p) &&
-	       !seq_has_overflowed(m))
-		p = m->op->next(m, p, &pos);
-	m->op->stop(m, p);
-	if (IS_ERR(p))
-		return PTR_ERR(p);
-	return seq_has_overflowed(m) ? -EOVERFLOW : 0;
+/* A line of the view: one of the device's OPPs into the context. */
+static int robust_view_line(char *line, void *arg)
+{
+	struct robust_view_ctx *c = arg;
+	char name[32], avail[4];
+	struct robust_opp o;
+
+	if (sscanf(line, "%31s %lu %lu %3s", name, &o.rate, &o.u_volt,
+		   avail) != 4 || strcmp(name, dev_name(c->dev)))
+		return 0;
+	if (c->n == ROBUST_VIEW_MAX)
+		return -E2BIG;
+	o.available = !strcmp(avail, "yes");
+	c->v[c->n++] = o;
+	return 0;
 }
 
 /* @dev's lines of the view, parsed into @v; their number or -errno. */
 static int robust_view(struct device *dev, struct robust_opp *v)
 {
-	char name[32], avail[4], *line, *next;
-	struct robust_opp o;
-	struct seq_file *m;
-	struct file *f;
-	size_t size;
-	int ret, n = 0;
+	struct robust_view_ctx c = { .dev = dev, .v = v };
+	int ret = fixture_debugfs_lines(ROBUST_VIEW, robust_view_line, &c);
 
-	f = filp_open(ROBUST_VIEW, O_RDONLY, 0);
-	if (IS_ERR(f))
-		return PTR_ERR(f);
-	for (size = PAGE_SIZE; ; size *= 2) {
-		ret = robust_render(f, size);
-		if (ret != -EOVERFLOW || size >= SZ_1M)
-			break;
-	}
-	m = f->private_data;
-	if (!ret && m->count == m->size)
-		ret = -EOVERFLOW;
-	if (!ret) {
-		m->buf[m->count] = '\0';
-		for (line = m->buf; line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			if (sscanf(line, "%31s %lu %lu %3s", name, &o.rate,
-				   &o.u_volt, avail) != 4 ||
-			    strcmp(name, dev_name(dev)))
-				continue;
-			if (n == ROBUST_VIEW_MAX) {
-				ret = -E2BIG;
-				break;
-			}
-			o.available = !strcmp(avail, "yes");
-			v[n++] = o;
-		}
-	}
-	filp_close(f, NULL);
-	return ret ?: n;
+	return ret ?: c.n;
 }
 
 /*
