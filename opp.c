@@ -825,7 +825,8 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		.u_volt = u_volt,
 		.u_volt_min = u_volt,
 		.u_volt_max = u_volt,
-		.level = OPP_LEVEL_NONE,
+		/* Level 0, not "none": the kernel's dev_pm_opp_add() gives 0. */
+		.level = 0,
 		.available = true,
 	};
 	int ret;
@@ -1621,9 +1622,10 @@ EXPORT_SYMBOL_GPL(opp_get_power);
  * Context: any context; takes no lock. The caller holds the
  * rcu_read_lock() under which the search returned @opp.
  *
- * Return: the level; OPP_LEVEL_NONE (U32_MAX from 6.7 on, 0 before, as
- * the running kernel answers) if the OPP has none, is disabled, or @opp
- * is NULL or an ERR_PTR.
+ * Return: the level (0 for an OPP of opp_add() or of a v1 table, as in
+ * the kernel); OPP_LEVEL_NONE (U32_MAX from 6.7 on, 0 before, as the
+ * running kernel answers) if a v2 OPP has none, if it is disabled, or if
+ * @opp is NULL or an ERR_PTR.
  */
 unsigned int opp_get_level(struct opp *opp)
 {

@@ -44,7 +44,8 @@ struct regulator;
  * @u_watt:	power drawn at this OPP in microwatts (device tree
  *		``opp-microwatt``, summed over the supplies; 0: not given)
  * @level:	the performance level (device tree ``opp-level``);
- *		OPP_LEVEL_NONE if the OPP has none
+ *		OPP_LEVEL_NONE if a device-tree v2 OPP has none, 0 for an
+ *		OPP of opp_add() or of a v1 table (as in the kernel)
  * @peak_kbps:	the peak bandwidth (``opp-peak-kBps``) of interconnect
  *		path 0, or of the path a bandwidth lookup searched (0: none)
  * @avg_kbps:	the average bandwidth (``opp-avg-kBps``) of the same path

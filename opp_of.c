@@ -133,7 +133,8 @@ static int opp_of_parse_v1(struct device *dev, struct device_node *np,
 		pts[i].u_volt = cells[2 * i + 1];
 		pts[i].u_volt_min = pts[i].u_volt;
 		pts[i].u_volt_max = pts[i].u_volt;
-		pts[i].level = OPP_LEVEL_NONE;
+		/* Level 0, as the kernel's v1 reader leaves it, not "none". */
+		pts[i].level = 0;
 		pts[i].available = true;
 	}
 	ret = opp_of_sort(dev, np, pts, n);
