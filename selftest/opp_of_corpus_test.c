@@ -77,6 +77,19 @@ struct corpus_rule {
 	int tables;
 };
 
+/*
+ * A rule of every v1 table, not tagged by the extractor: an OPP that no
+ * opp-level gave a level has none here, OPP_LEVEL_NONE, v1 OPPs and
+ * opp_add()'s included. Since 6.7 that is U32_MAX, and 6.12's core gives
+ * its v1 OPPs (and dev_pm_opp_add()'s) level 0: it fills its struct
+ * dev_pm_opp_data without a level, while its v2 OPPs without opp-level
+ * have none. Both read the table; the levels are the rule's, the rest is
+ * compared.
+ */
+static struct corpus_rule corpus_v1_level = {
+	"v1-level", OPP_LEVEL_NONE != 0, true, 0, 0,
+};
+
 static struct corpus_rule corpus_rules[] = {
 	/* opp-hz 0: no OPP at 0 Hz, the accessors' "none". */
 	{ "rate-zero", true, true, -EINVAL, 0 },
@@ -456,7 +469,7 @@ static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p)
  * through dev_pm_opp_get_supplies(), unsafe on a v1 table.
  */
 static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
-				 bool v1)
+				 bool v1, const struct corpus_rule *rule)
 {
 	struct corpus_ctx *ctx = test->priv;
 	struct of_v2_table *ours = ctx->t, *kernels = ctx->t + 1;
@@ -470,6 +483,26 @@ static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
 			ours->opp[i].u_volt_min = 0;
 			ours->opp[i].u_volt_max = 0;
 		}
+	}
+	if (rule == &corpus_v1_level) {
+		/* The rule's answers: no level here, level 0 in the kernel. */
+		for (i = 0; i < ours->count; i++) {
+			KUNIT_EXPECT_EQ_MSG(test, ours->opp[i].level, OPP_LEVEL_NONE,
+					    "OPP %d", i);
+			ours->opp[i].level = 0;
+		}
+		for (i = 0; i < kernels->count; i++)
+			KUNIT_EXPECT_EQ_MSG(test, kernels->opp[i].level, 0U,
+					    "OPP %d", i);
+		/*
+		 * The ceil search finds no OPP without a level here; the
+		 * kernel's finds them at 0, and its floor search from
+		 * U32_MAX finds them there too where this one finds them
+		 * at OPP_LEVEL_NONE.
+		 */
+		KUNIT_EXPECT_EQ(test, ours->up.n, 0);
+		ours->up = kernels->up;
+		ours->down = kernels->down;
 	}
 	KUNIT_EXPECT_FALSE_MSG(test, of_v2_full(ours),
 			       "more than %d OPPs: raise OF_V2_MAX_OPPS",
@@ -485,18 +518,18 @@ static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
 }
 
 /*
- * Run @fn's checks on @p and say whether any failed, leaving @test
+ * Run the checks of corpus_expect_tables() on @p and say whether any failed, leaving @test
  * failed if it was or they did: KUnit keeps no count of failed checks,
  * only the case's status.
  */
 static bool corpus_checks_pass(struct kunit *test, struct corpus_pair *p,
-			       bool v1)
+			       bool v1, const struct corpus_rule *rule)
 {
 	enum kunit_status before = READ_ONCE(test->status);
 	bool pass;
 
 	WRITE_ONCE(test->status, KUNIT_SUCCESS);
-	corpus_expect_tables(test, p, v1);
+	corpus_expect_tables(test, p, v1, rule);
 	pass = READ_ONCE(test->status) == KUNIT_SUCCESS;
 	if (before != KUNIT_SUCCESS)
 		WRITE_ONCE(test->status, before);
@@ -544,13 +577,15 @@ static void corpus_entry(struct kunit *test, struct device_node *np, bool v1)
 	struct corpus_pair *p;
 	bool differs;
 
+	if (v1 && !rule && corpus_v1_level.applies)
+		rule = &corpus_v1_level;
 	if (!v1)
 		corpus_providers(test, np, 0);
 	p = corpus_pair_new(test, np);
 	corpus_configure(test, p, np);
 	corpus_read(p, rule);
 
-	if (rule) {
+	if (rule && rule != &corpus_v1_level) {
 		differs = p->ret_ours != rule->ours ||
 			  (rule->ask_kernel && p->ret_kernels != rule->kernels);
 		if (differs) {
@@ -565,13 +600,15 @@ static void corpus_entry(struct kunit *test, struct device_node *np, bool v1)
 	} else if (!p->ret_ours) {
 		ktime_t t0 = ktime_get();
 
-		differs = !corpus_checks_pass(test, p, v1);
+		differs = !corpus_checks_pass(test, p, v1, rule);
 		corpus.ns_checks += ktime_to_ns(ktime_sub(ktime_get(), t0));
 		if (differs)
 			corpus_report(test, np, "the tables differ", p);
 	} else {
 		differs = false;
 		corpus.refused++;
+		/* Both refused the table: no rule made a difference. */
+		rule = NULL;
 	}
 
 	if (differs) {
@@ -611,6 +648,7 @@ static void corpus_test_present(struct kunit *test)
 	memset(&corpus, 0, sizeof(corpus));
 	for (i = 0; i < ARRAY_SIZE(corpus_rules); i++)
 		corpus_rules[i].tables = 0;
+	corpus_v1_level.tables = 0;
 	for (np = NULL; (np = of_get_next_child(root, np)); )
 		if (of_node_name_prefix(np, "entry-"))
 			entries++;
@@ -668,6 +706,10 @@ static void corpus_test_summary(struct kunit *test)
 			kunit_log(KERN_INFO, test, KUNIT_SUBTEST_INDENT
 				  "# opp_of_corpus: rule %s: %d tables",
 				  corpus_rules[i].name, corpus_rules[i].tables);
+	if (corpus_v1_level.tables)
+		kunit_log(KERN_INFO, test, KUNIT_SUBTEST_INDENT
+			  "# opp_of_corpus: rule %s: %d tables",
+			  corpus_v1_level.name, corpus_v1_level.tables);
 	KUNIT_EXPECT_EQ(test, corpus.agree + corpus.deliberate + corpus.differ,
 			(int)corpus.tables);
 	KUNIT_EXPECT_EQ(test, corpus.differ, 0);
