@@ -192,6 +192,53 @@ test_dtb() {
 	rm -rf "$tmp"
 }
 
+# corpus_dir: where scripts/opp-corpus.py keeps the OPP tables of every
+# arm and arm64 board of $KVER's tree: one directory per Debian package
+# version, extractor and dtc, so that the corpus is built once per tree
+# and again only when one of them changes.
+corpus_dir() {
+	local pkgver hash
+	pkgver=$(dpkg-query -W -f='${Version}' "linux-source-$KVER" 2>/dev/null) ||
+		die "linux-source-$KVER is not installed (run scripts/deps.sh)"
+	hash=$({ cat "$TOP/scripts/opp-corpus.py"; "$(corpus_dtc)" --version; } |
+		sha256sum | cut -c1-12)
+	echo "$OPP_CACHE/corpus/$KVER-$pkgver-$hash"
+}
+
+# corpus_dtc: the dtc the boards are compiled with: the kernel build's own,
+# as the tree's recipe has it (the host's may be older than the tree's
+# syntax), the host's when the kernel is not built yet.
+corpus_dtc() {
+	local dtc
+	dtc=$(kernel_build)/scripts/dtc/dtc
+	[ -x "$dtc" ] || dtc=$(command -v dtc)
+	echo "$dtc"
+}
+
+# corpus_dtb DTB: the OPP tables of every arm and arm64 board of $KVER's
+# tree, the overlay of scripts/opp-corpus.py (built once, then taken from
+# the cache), applied to DTB for the opp_of_corpus suite.
+corpus_dtb() {
+	local dtb=$1 dir tmp
+	[ -d "$(kernel_src)/arch" ] ||
+		die "no kernel tree $(kernel_src) to take the OPP corpus from"
+	dir=$(corpus_dir)
+	# niced: on a shared host the corpus is built beside other work.
+	nice python3 "$TOP/scripts/opp-corpus.py" --src "$(kernel_src)" \
+		--out "$dir" --dtc "$(corpus_dtc)" --jobs 2 >/dev/null ||
+		die "could not build the OPP corpus of $(kernel_src)"
+	tmp=$(mktemp -d)
+	if ! dtc -@ -q -I dts -O dtb -o "$tmp/corpus.dtbo" \
+		"$dir/opp_of_corpus.dtso" ||
+	   ! fdtoverlay -i "$dtb" -o "$tmp/out.dtb" "$tmp/corpus.dtbo" ||
+	   ! mv "$tmp/out.dtb" "$dtb"; then
+		rm -rf "$tmp"
+		die "could not apply the OPP corpus ($dir) to $dtb"
+	fi
+	rm -rf "$tmp"
+	log "OPP corpus: $(head -n 1 "$dir/corpus.txt") ($dir)"
+}
+
 # board_osc DTB: the path of the vexpress-a9 oscillator extsaxiclk, an
 # arm,vexpress-osc node under /dcc: "extsaxiclk" in 6.1's tree,
 # "clock-controller-0" in 6.12's (named by clock-output-names in both).

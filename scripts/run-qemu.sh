@@ -29,8 +29,10 @@
 # OPPs that the cpufreq sample reads through the library and that the
 # cpufreq scenario reads back from /sys/firmware/devicetree, and which
 # carries the opp_of_v2 and
-# opp_set_rate suites' tables (test_dtb) and, on vexpress, the node that
-# points the opp_board_clock suite at a board oscillator (board_clock_dtb).
+# opp_set_rate suites' tables (test_dtb), the OPP tables of every board
+# of the kernel tree when opp_of_corpus_test runs (corpus_dtb) and, on
+# vexpress, the node that points the opp_board_clock suite at a board
+# oscillator (board_clock_dtb).
 # OPP_DTB=FILE boots on FILE instead. The vexpress tree comes from the
 # kernel build; QEMU makes the virt board's itself, and dumps it (-machine
 # dumpdtb) for the same machine options as the boot.
@@ -152,6 +154,13 @@ else
 	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
 	test_dtb "$dtb" "$out/board-opp.dtb"
 	dtb=$out/board-opp.dtb
+	# The kernel tree's own OPP tables, for the opp_of_corpus suite only
+	# (the KUnit modules load in check mode): every other boot is spared
+	# the larger tree, which costs each boot some 20 s of sysfs entries.
+	case "$mode: $tests " in
+	"check: opp_of_corpus_test "* | "check: "*" opp_of_corpus_test "*)
+		corpus_dtb "$dtb" ;;
+	esac
 	# The opp_board_clock suite's oscillator: a vexpress one.
 	if [ "$TIER" = arm ]; then
 		board_clock_dtb "$dtb"

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A device's table as this library and the kernel's OPP core each give
+ * it, read through the searches both have, and their comparison field by
+ * field: the opp_of_v2 suite's, shared with opp_of_corpus (which reads
+ * every table of the kernel tree's boards the same way).
+ *
+ * Each walk reads at most OF_V2_MAX_OPPS OPPs; a caller whose tables may
+ * have more checks of_v2_full().
+ */
+#ifndef _OPP_OF_COMPARE_H
+#define _OPP_OF_COMPARE_H
+
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/err.h>
+#include <linux/pm_opp.h>
+#include <linux/rcupdate.h>
+
+#include "../compat.h"
+#include "../opp.h"
+#include "opp_fixture.h"
+
+/*
+ * The OPPs a table may have, and the paths the bandwidth walks try (the
+ * tables' paths and one more): a suite may set either before it includes
+ * this file.
+ */
+#ifndef OF_V2_MAX_OPPS
+#define OF_V2_MAX_OPPS	8
+#endif
+#ifndef OF_V2_PATHS
+#define OF_V2_PATHS	3
+#endif
+
+/*
+ * A walk through a table by level or by the bandwidth of one path: what
+ * each search found (its key, rate and voltage) and the error that ended
+ * the walk.
+ */
+struct of_v2_walk {
+	int n;
+	unsigned int key[OF_V2_MAX_OPPS];
+	unsigned long rate[OF_V2_MAX_OPPS];
+	unsigned long u_volt[OF_V2_MAX_OPPS];
+	/* Level walks: the exact search of each level found, by rate. */
+	unsigned long exact_rate[OF_V2_MAX_OPPS];
+	int end;
+};
+
+/* What both parsers must agree on: a table, OPP by OPP. */
+struct of_v2_table {
+	int count;
+	struct opp_info opp[OF_V2_MAX_OPPS];
+	unsigned long suspend_freq;
+	unsigned long latency_ns;
+	/* The number of available OPPs, those the rate walk skips included. */
+	int total;
+	struct of_v2_walk up;
+	struct of_v2_walk down;
+	/* By the peak bandwidth of each path tried, up and down. */
+	struct of_v2_walk bw_up[OF_V2_PATHS];
+	struct of_v2_walk bw_down[OF_V2_PATHS];
+};
+
+/* Record one step of a level walk. */
+static inline void of_v2_walk_add(struct of_v2_walk *w, unsigned int key,
+				  unsigned long rate, unsigned long u_volt)
+{
+	w->key[w->n] = key;
+	w->rate[w->n] = rate;
+	w->u_volt[w->n] = u_volt;
+	w->n++;
+}
+
+/*
+ * This library's table of @dev by level: up with the ceil lookup from 0,
+ * down with the floor lookup from U32_MAX, one past each level found;
+ * and the exact lookup of each level the walk up found.
+ */
+static inline void of_v2_levels_ours(struct device *dev, struct of_v2_table *t)
+{
+	struct opp_info info;
+	unsigned int l = 0;
+	int i, ret;
+
+	while (t->up.n < OF_V2_MAX_OPPS) {
+		ret = opp_lookup_level_ceil(dev, l, &info);
+		if (ret) {
+			t->up.end = ret;
+			break;
+		}
+		of_v2_walk_add(&t->up, info.level, info.rate, info.u_volt);
+		if (info.level == U32_MAX)
+			break;
+		l = info.level + 1;
+	}
+	for (i = 0; i < t->up.n; i++)
+		if (!opp_lookup_level_exact(dev, t->up.key[i], &info))
+			t->up.exact_rate[i] = info.rate;
+	l = U32_MAX;
+	while (t->down.n < OF_V2_MAX_OPPS) {
+		ret = opp_lookup_level_floor(dev, l, &info);
+		if (ret) {
+			t->down.end = ret;
+			break;
+		}
+		of_v2_walk_add(&t->down, info.level, info.rate, info.u_volt);
+		if (!info.level)
+			break;
+		l = info.level - 1;
+	}
+}
+
+/* This library's table of @dev by the peak bandwidth of each path. */
+static inline void of_v2_bw_ours(struct device *dev, struct of_v2_table *t)
+{
+	struct opp_info info;
+	struct of_v2_walk *w;
+	unsigned int bw;
+	int path, ret;
+
+	for (path = 0; path < OF_V2_PATHS; path++) {
+		w = &t->bw_up[path];
+		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps + 1) {
+			ret = opp_lookup_bw_ceil(dev, bw, path, &info);
+			if (ret) {
+				w->end = ret;
+				break;
+			}
+			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
+			if (info.peak_kbps == U32_MAX)
+				break;
+		}
+		w = &t->bw_down[path];
+		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps - 1) {
+			ret = opp_lookup_bw_floor(dev, bw, path, &info);
+			if (ret) {
+				w->end = ret;
+				break;
+			}
+			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
+			if (!info.peak_kbps)
+				break;
+		}
+	}
+}
+
+/* This library's table of @dev, walked upwards with the copy-out lookups. */
+static inline void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
+{
+	unsigned long f = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (t->count < OF_V2_MAX_OPPS &&
+	       !opp_lookup_ceil(dev, f, &t->opp[t->count]))
+		f = t->opp[t->count++].rate + 1;
+	t->suspend_freq = opp_get_suspend_opp_freq(dev);
+	t->latency_ns = opp_get_max_clock_latency(dev);
+	t->total = fixture_count(dev);
+	of_v2_levels_ours(dev, t);
+	of_v2_bw_ours(dev, t);
+}
+
+/* The bandwidth walks through the kernel's OPP core. */
+static inline void of_v2_bw_kernels(struct device *dev, struct of_v2_table *t)
+{
+	struct dev_pm_opp *opp;
+	struct of_v2_walk *w;
+	unsigned int bw;
+	int path;
+
+	for (path = 0; path < OF_V2_PATHS; path++) {
+		w = &t->bw_up[path];
+		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw++) {
+			opp = dev_pm_opp_find_bw_ceil(dev, &bw, path);
+			if (IS_ERR(opp)) {
+				w->end = PTR_ERR(opp);
+				break;
+			}
+			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
+				       dev_pm_opp_get_voltage(opp));
+			dev_pm_opp_put(opp);
+			if (bw == U32_MAX)
+				break;
+		}
+		w = &t->bw_down[path];
+		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw--) {
+			opp = dev_pm_opp_find_bw_floor(dev, &bw, path);
+			if (IS_ERR(opp)) {
+				w->end = PTR_ERR(opp);
+				break;
+			}
+			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
+				       dev_pm_opp_get_voltage(opp));
+			dev_pm_opp_put(opp);
+			if (!bw)
+				break;
+		}
+	}
+}
+
+/* The same walks through the kernel's OPP core. */
+static inline void of_v2_levels_kernels(struct device *dev, struct of_v2_table *t)
+{
+	struct dev_pm_opp *opp;
+	unsigned int l = 0;
+	int i;
+
+	while (t->up.n < OF_V2_MAX_OPPS) {
+		opp = dev_pm_opp_find_level_ceil(dev, &l);
+		if (IS_ERR(opp)) {
+			t->up.end = PTR_ERR(opp);
+			break;
+		}
+		of_v2_walk_add(&t->up, l, dev_pm_opp_get_freq(opp),
+			       dev_pm_opp_get_voltage(opp));
+		dev_pm_opp_put(opp);
+		if (l == U32_MAX)
+			break;
+		l++;
+	}
+	for (i = 0; i < t->up.n; i++) {
+		opp = dev_pm_opp_find_level_exact(dev, t->up.key[i]);
+		if (IS_ERR(opp))
+			continue;
+		t->up.exact_rate[i] = dev_pm_opp_get_freq(opp);
+		dev_pm_opp_put(opp);
+	}
+#if OPP_KERNEL_HAS_LEVEL_FLOOR
+	l = U32_MAX;
+	while (t->down.n < OF_V2_MAX_OPPS) {
+		opp = dev_pm_opp_find_level_floor(dev, &l);
+		if (IS_ERR(opp)) {
+			t->down.end = PTR_ERR(opp);
+			break;
+		}
+		of_v2_walk_add(&t->down, l, dev_pm_opp_get_freq(opp),
+			       dev_pm_opp_get_voltage(opp));
+		dev_pm_opp_put(opp);
+		if (!l)
+			break;
+		l--;
+	}
+#endif
+}
+
+/*
+ * The kernel's OPP core's table of @dev, in the same form; its supply
+ * values (target, min, max, current) only with @supplies: a v1 table has
+ * no supply count in the kernel's core (its regulator_count stays -1), and
+ * dev_pm_opp_get_supplies() would copy that many entries. Without, min
+ * and max read 0 and the current is not asked.
+ */
+static inline void of_v2_read_kernels_supplies(struct kunit *test,
+					       struct device *dev,
+					       struct of_v2_table *t,
+					       bool supplies)
+{
+	struct dev_pm_opp_supply supply;
+	struct dev_pm_opp *opp;
+	struct opp_info *o;
+	unsigned long f = 0;
+
+	memset(t, 0, sizeof(*t));
+	while (t->count < OF_V2_MAX_OPPS) {
+		opp = dev_pm_opp_find_freq_ceil(dev, &f);
+		if (IS_ERR(opp))
+			break;
+		o = &t->opp[t->count++];
+		o->rate = f;
+		o->u_volt = dev_pm_opp_get_voltage(opp);
+		if (supplies) {
+			memset(&supply, 0, sizeof(supply));
+			KUNIT_EXPECT_EQ(test, dev_pm_opp_get_supplies(opp, &supply), 0);
+			o->u_volt_min = supply.u_volt_min ?: o->u_volt;
+			o->u_volt_max = supply.u_volt_max ?: o->u_volt;
+			o->u_amp = supply.u_amp;
+		}
+		o->u_watt = dev_pm_opp_get_power(opp);
+		o->level = dev_pm_opp_get_level(opp);
+		o->available = true;
+		o->turbo = dev_pm_opp_is_turbo(opp);
+		dev_pm_opp_put(opp);
+		f++;
+	}
+	t->suspend_freq = dev_pm_opp_get_suspend_opp_freq(dev);
+	/*
+	 * The kernel's OPP is a struct of its own; mark suspend alike (a
+	 * suspend OPP without a rate is not told apart by its rate).
+	 */
+	for (f = 0; f < t->count; f++)
+		t->opp[f].suspend = t->suspend_freq &&
+				    t->opp[f].rate == t->suspend_freq;
+	t->latency_ns = dev_pm_opp_get_max_clock_latency(dev);
+	t->total = dev_pm_opp_get_opp_count(dev);
+	of_v2_levels_kernels(dev, t);
+	of_v2_bw_kernels(dev, t);
+}
+
+static inline void of_v2_read_kernels(struct kunit *test, struct device *dev,
+				      struct of_v2_table *t)
+{
+	of_v2_read_kernels_supplies(test, dev, t, true);
+}
+
+static inline void of_v2_expect_walk(struct kunit *test, const char *way,
+				     const struct of_v2_walk *a,
+				     const struct of_v2_walk *k)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ_MSG(test, a->end, k->end, "walk %s", way);
+	KUNIT_EXPECT_EQ_MSG(test, a->n, k->n, "walk %s", way);
+	/* Not an assertion: a corpus goes on to its next table. */
+	if (a->n != k->n)
+		return;
+	for (i = 0; i < a->n; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a->key[i], k->key[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->rate[i], k->rate[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->u_volt[i], k->u_volt[i],
+				    "walk %s, step %d", way, i);
+		KUNIT_EXPECT_EQ_MSG(test, a->exact_rate[i], k->exact_rate[i],
+				    "walk %s, step %d", way, i);
+	}
+}
+
+static inline void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
+				     const struct of_v2_table *k)
+{
+	int i;
+
+	KUNIT_EXPECT_EQ(test, a->count, k->count);
+	for (i = 0; i < min(a->count, k->count); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].rate, k->opp[i].rate, "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_volt, k->opp[i].u_volt,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_volt_min,
+				    k->opp[i].u_volt_min, "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_volt_max,
+				    k->opp[i].u_volt_max, "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_amp, k->opp[i].u_amp,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].u_watt, k->opp[i].u_watt,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].level, k->opp[i].level,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].available,
+				    k->opp[i].available, "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].turbo, k->opp[i].turbo,
+				    "OPP %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].suspend, k->opp[i].suspend,
+				    "OPP %d", i);
+	}
+	KUNIT_EXPECT_EQ(test, a->suspend_freq, k->suspend_freq);
+	KUNIT_EXPECT_EQ(test, a->latency_ns, k->latency_ns);
+	KUNIT_EXPECT_EQ(test, a->total, k->total);
+	of_v2_expect_walk(test, "level up", &a->up, &k->up);
+	if (OPP_KERNEL_HAS_LEVEL_FLOOR)
+		of_v2_expect_walk(test, "level down", &a->down, &k->down);
+	for (i = 0; i < OF_V2_PATHS; i++) {
+		of_v2_expect_walk(test, "bw up", &a->bw_up[i], &k->bw_up[i]);
+		of_v2_expect_walk(test, "bw down", &a->bw_down[i],
+				  &k->bw_down[i]);
+	}
+}
+
+/* Whether a walk of @t stopped at OF_V2_MAX_OPPS: it may have more. */
+static inline bool of_v2_full(const struct of_v2_table *t)
+{
+	const struct of_v2_walk *w[] = { &t->up, &t->down };
+	int i;
+
+	if (t->count == OF_V2_MAX_OPPS)
+		return true;
+	for (i = 0; i < ARRAY_SIZE(w); i++)
+		if (w[i]->n == OF_V2_MAX_OPPS)
+			return true;
+	for (i = 0; i < OF_V2_PATHS; i++)
+		if (t->bw_up[i].n == OF_V2_MAX_OPPS ||
+		    t->bw_down[i].n == OF_V2_MAX_OPPS)
+			return true;
+	return false;
+}
+
+/* Ours and the kernel's, on the heap: two tables overflow a stack frame. */
+static inline struct of_v2_table *of_v2_tables(struct kunit *test)
+{
+	struct of_v2_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	return t;
+}
+
+#endif /* _OPP_OF_COMPARE_H */
