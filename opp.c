@@ -2149,35 +2149,17 @@ int opp_lookup_bw_floor(struct device *dev, unsigned int bw, int index,
 EXPORT_SYMBOL_GPL(opp_lookup_bw_floor);
 
 /*
- * The available OPP of @dev whose (first clock's) rate is @freq, under
- * RCU, handed to @copy with @out and @count; what @copy returns.
+ * Under RCU: the available OPP of @dev whose (first clock's) rate is
+ * @freq, or an ERR_PTR, a fault warned about as @func's.
  */
-static int opp_lookup_at(struct device *dev, unsigned long freq,
-			 int (*copy)(const struct opp *opp, void *out,
-				     unsigned int count),
-			 void *out, unsigned int count, const char *func)
+static struct opp *opp_find_at(struct device *dev, unsigned long freq,
+			       const char *func)
 {
-	struct opp_array *arr;
-	int i, ret;
+	struct opp_array *arr = opp_dev_opps(dev);
 
-	if (unlikely(!out && count))
-		return -EINVAL;
-	rcu_read_lock();
-	arr = opp_dev_opps(dev);
-	if (unlikely(!arr)) {
-		ret = PTR_ERR(opp_search_fault(dev, func));
-	} else {
-		i = opp_match(arr, OPP_MATCH_EXACT, freq, true);
-		ret = i >= 0 ? copy(&arr->opp[i], out, count) : -ERANGE;
-	}
-	rcu_read_unlock();
-	return ret;
-}
-
-static int opp_lookup_copy_supplies(const struct opp *opp, void *out,
-				    unsigned int count)
-{
-	return opp_copy_supplies(opp, out, count);
+	if (unlikely(!arr))
+		return opp_search_fault(dev, func);
+	return opp_match_exact(arr, freq, true);
 }
 
 /**
@@ -2201,15 +2183,24 @@ static int opp_lookup_copy_supplies(const struct opp *opp, void *out,
 int opp_lookup_supplies(struct device *dev, unsigned long freq,
 			struct opp_supply *supplies, unsigned int count)
 {
-	return opp_lookup_at(dev, freq, opp_lookup_copy_supplies, supplies,
-			     count, __func__);
+	struct opp *opp;
+	int ret;
+
+	if (unlikely(!supplies && count))
+		return -EINVAL;
+	rcu_read_lock();
+	opp = opp_find_at(dev, freq, __func__);
+	ret = IS_ERR(opp) ? PTR_ERR(opp) :
+	      opp_copy_supplies(opp, supplies, count);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_lookup_supplies);
 
-static int opp_lookup_copy_rates(const struct opp *opp, void *out,
-				 unsigned int count)
+/* Up to @count of @opp's clock rates into @rates; how many it has. */
+static int opp_copy_rates(const struct opp *opp, unsigned long *rates,
+			  unsigned int count)
 {
-	unsigned long *rates = out;
 	unsigned int i, n = opp_nr_clks(opp);
 
 	for (i = 0; i < min(n, count); i++)
@@ -2239,8 +2230,16 @@ static int opp_lookup_copy_rates(const struct opp *opp, void *out,
 int opp_lookup_rates(struct device *dev, unsigned long freq,
 		     unsigned long *rates, unsigned int count)
 {
-	return opp_lookup_at(dev, freq, opp_lookup_copy_rates, rates, count,
-			     __func__);
+	struct opp *opp;
+	int ret;
+
+	if (unlikely(!rates && count))
+		return -EINVAL;
+	rcu_read_lock();
+	opp = opp_find_at(dev, freq, __func__);
+	ret = IS_ERR(opp) ? PTR_ERR(opp) : opp_copy_rates(opp, rates, count);
+	rcu_read_unlock();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(opp_lookup_rates);
 
