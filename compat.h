@@ -78,4 +78,13 @@ struct cpufreq_policy;
 #define OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL \
 	(KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE)
 
+/*
+ * 6.1's genpd asks a power domain's provider to turn an OPP of the
+ * domain's table into a performance state (opp_to_performance_state);
+ * 6.12's takes the OPP's level and has no such callback. The release in
+ * between that dropped it is not pinned here.
+ */
+#define OPP_GENPD_HAS_OPP_TO_STATE \
+	(KERNEL_VERSION(6, 12, 0) > LINUX_VERSION_CODE)
+
 #endif /* _OPP_COMPAT_H */

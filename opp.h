@@ -140,6 +140,7 @@ int opp_set_config(struct device *dev, const struct opp_config *config);
 int devm_opp_set_config(struct device *dev, const struct opp_config *config);
 void opp_clear_config(struct device *dev);
 int opp_set_rate(struct device *dev, unsigned long freq);
+int opp_set_level(struct device *dev, unsigned int level);
 unsigned long opp_get_max_transition_latency(struct device *dev);
 
 /* Searches and accessors: the caller holds rcu_read_lock(). */

@@ -73,6 +73,8 @@ static void opp_config_release(struct kref *ref)
 	struct opp_dev_config *cfg = container_of(ref, struct opp_dev_config,
 						  ref);
 
+	/* The votes, the paths and the supplies' enable go with the device. */
+	opp_rate_release(cfg);
 	put_device(cfg->dev);
 	opp_config_free(cfg);
 }

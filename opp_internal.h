@@ -34,6 +34,8 @@
 struct blocking_notifier_head;
 struct device;
 struct device_node;
+struct icc_path;
+struct opp_point;
 
 /*
  * One ``required-opps`` entry of an OPP: the table node it points into
@@ -166,10 +168,20 @@ struct opp_dev_config {
 	unsigned int nr_clks;
 	struct regulator **supplies;
 	unsigned int nr_supplies;
-	/* Serializes opp_set_rate() for the device; guards @cur. */
+	/*
+	 * Serializes the device's transitions (opp_rate.c) and guards what
+	 * they keep: the interconnect paths got on the first one, what the
+	 * device is at (@cur: what the hardware was found at until
+	 * @at_opp), a point to fill for the next, and whether the supplies
+	 * were enabled.
+	 */
 	struct mutex rate_lock;
-	/* The OPP opp_set_rate() last set; rate 0 until it set one. */
-	struct opp_info cur;
+	struct icc_path **paths;
+	unsigned int nr_paths;
+	struct opp_point *cur;
+	struct opp_point *next;
+	bool at_opp;
+	bool enabled;
 };
 
 /* Serializes every update of every table, of the map and of the lists. */
@@ -352,6 +364,9 @@ void opp_config_put(struct opp_dev_config *cfg);
 void opp_config_exit(void);
 void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
 		      struct opp *pt);
+
+/* opp_rate.c */
+void opp_rate_release(struct opp_dev_config *cfg);
 
 /* opp_debugfs.c */
 void opp_debugfs_init(void);

@@ -672,9 +672,14 @@ static void multi_test_config(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &ok), 0);
 	KUNIT_EXPECT_EQ(test, opp_set_config(ctx->ours, &ok), -EBUSY);
-	/* Several clocks or supplies: opp_set_rate() drives one of each. */
+	/*
+	 * An OPP of opp_add() names clock 0 and supply 0 only: those are
+	 * set, the others (no rate, no voltage) left alone.
+	 */
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->ours, 300000000, 950000), 0);
-	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 300000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 950000);
 	opp_clear_config(ctx->ours);
 	/* Cleared: every supply and clock was put (the suite's exit checks). */
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), -ENODEV);
@@ -697,6 +702,30 @@ static void multi_test_named_set_rate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 1), 0);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(clk->rate), 350000000);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(core->uv), 900000);
+}
+
+/*
+ * Two supplies and two clocks: opp_set_rate() sets every one of them to
+ * the OPP's values, both ways (the order is the opp_genpd suite's to
+ * check, with one log across the frameworks).
+ */
+static void multi_test_several_set_rate(struct kunit *test)
+{
+	struct multi_ctx *ctx = test->priv;
+
+	multi_attach(test, "multi-both");
+	multi_configure(test, 2, 2);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 900000000), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 900000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[1].rate), 450000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 1050000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[1].uv), 1100000);
+	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 1), 0);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 450000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[1].rate), 225000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 900000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[1].uv), 1000000);
 }
 
 /* ---- Allocation faults: each fails in turn, nothing is kept ---- */
@@ -870,6 +899,7 @@ static struct kunit_case multi_cases[] = {
 	KUNIT_CASE(multi_test_one_of_each),
 	KUNIT_CASE(multi_test_config),
 	KUNIT_CASE(multi_test_named_set_rate),
+	KUNIT_CASE(multi_test_several_set_rate),
 	KUNIT_CASE(multi_test_config_faults),
 	KUNIT_CASE(multi_test_parse_faults),
 	KUNIT_CASE(multi_test_debugfs),

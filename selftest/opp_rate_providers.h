@@ -29,12 +29,26 @@
 /* uV per us: regulator_set_voltage_time() answers from it. */
 #define PROVIDER_RAMP	10000
 
-enum provider_call { PROVIDER_CLK, PROVIDER_VOLT };
+/*
+ * What a provider was asked; the power-domain votes (PROVIDER_PSTATE) and
+ * interconnect requests (PROVIDER_BW) are recorded by the providers of
+ * the suites that register them, into the same log.
+ */
+enum provider_call {
+	PROVIDER_CLK,
+	PROVIDER_VOLT,
+	PROVIDER_ON,
+	PROVIDER_OFF,
+	PROVIDER_PSTATE,
+	PROVIDER_BW,
+};
 
 struct provider_entry {
 	enum provider_call what;
-	unsigned long a;	/* the rate, or the lowest voltage asked */
-	unsigned long b;	/* 0, or the highest voltage asked */
+	unsigned long a;	/* the rate, lowest voltage, state or peak */
+	unsigned long b;	/* 0, highest voltage asked, or average */
+	unsigned int i;		/* the interconnect path */
+	int err;		/* what the provider answered */
 };
 
 struct provider {
@@ -52,6 +66,8 @@ struct provider {
 	int uv;
 	int fail_clk;		/* clock changes fail with it (round_rate) */
 	int fail_volt;		/* voltage changes fail with it */
+	bool switchable;	/* the regulator can be enabled, and records it */
+	bool on;
 	unsigned int n;
 	struct provider_entry log[PROVIDER_LOG];
 	unsigned int calls;
@@ -60,13 +76,20 @@ struct provider {
 	unsigned long (*need_uv)(unsigned long rate);
 };
 
+static inline void provider_record_at(struct provider *p,
+				      enum provider_call what, unsigned int i,
+				      unsigned long a, unsigned long b, int err)
+{
+	if (p->n < PROVIDER_LOG)
+		p->log[p->n] = (struct provider_entry){ what, a, b, i, err };
+	p->n++;
+	p->calls++;
+}
+
 static inline void provider_record(struct provider *p, enum provider_call what,
 				   unsigned long a, unsigned long b)
 {
-	if (p->n < PROVIDER_LOG)
-		p->log[p->n] = (struct provider_entry){ what, a, b };
-	p->n++;
-	p->calls++;
+	provider_record_at(p, what, 0, a, b, 0);
 }
 
 /* Under p->lock: does the rail hold what the clock needs? */
@@ -161,6 +184,44 @@ static const struct regulator_ops provider_regulator_ops = {
 	.get_voltage = provider_get_voltage,
 };
 
+static inline int provider_switch(struct regulator_dev *rdev, bool on)
+{
+	struct provider *p = rdev_get_drvdata(rdev);
+	unsigned long flags;
+
+	spin_lock_irqsave(&p->lock, flags);
+	provider_record(p, on ? PROVIDER_ON : PROVIDER_OFF, 0, 0);
+	p->on = on;
+	spin_unlock_irqrestore(&p->lock, flags);
+	return 0;
+}
+
+static inline int provider_enable(struct regulator_dev *rdev)
+{
+	return provider_switch(rdev, true);
+}
+
+static inline int provider_disable(struct regulator_dev *rdev)
+{
+	return provider_switch(rdev, false);
+}
+
+static inline int provider_is_enabled(struct regulator_dev *rdev)
+{
+	struct provider *p = rdev_get_drvdata(rdev);
+
+	return READ_ONCE(p->on);
+}
+
+/* A regulator that can be switched: p->switchable before registering. */
+static const struct regulator_ops provider_switch_ops = {
+	.set_voltage = provider_set_voltage,
+	.get_voltage = provider_get_voltage,
+	.enable = provider_enable,
+	.disable = provider_disable,
+	.is_enabled = provider_is_enabled,
+};
+
 /*
  * Register a clock at @rate and a regulator at @uv named after @consumer,
  * and get both for @consumer. Undo with provider_unregister().
@@ -212,13 +273,16 @@ static inline int provider_register(struct provider *p, const char *name,
 		NULL, PROVIDER_UV_MIN, PROVIDER_UV_MAX,
 	};
 	p->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
+	if (p->switchable)
+		p->init.constraints.valid_ops_mask |= REGULATOR_CHANGE_STATUS;
 	p->init.constraints.ramp_delay = PROVIDER_RAMP;
 	p->init.num_consumer_supplies = 1;
 	p->init.consumer_supplies = &p->supply_map;
 	p->desc.name = name;
 	p->desc.type = REGULATOR_VOLTAGE;
 	p->desc.owner = THIS_MODULE;
-	p->desc.ops = &provider_regulator_ops;
+	p->desc.ops = p->switchable ? &provider_switch_ops :
+				      &provider_regulator_ops;
 	p->desc.continuous_voltage_range = true;
 	rcfg.dev = p->owner;
 	rcfg.init_data = &p->init;
