@@ -87,4 +87,14 @@ struct cpufreq_policy;
 #define OPP_GENPD_HAS_OPP_TO_STATE \
 	(KERNEL_VERSION(6, 12, 0) > LINUX_VERSION_CODE)
 
+/*
+ * An interconnect provider's xlate() takes the phandle's arguments as
+ * const in 6.12, not in 6.1 (the release in between is not pinned here).
+ */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+#define OPP_ICC_SPEC_CONST const
+#else
+#define OPP_ICC_SPEC_CONST
+#endif
+
 #endif /* _OPP_COMPAT_H */

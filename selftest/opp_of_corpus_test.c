@@ -51,6 +51,7 @@
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
+#include "opp_icc_stub.h"
 #include "opp_of_compare.h"
 
 #define CORPUS_ROOT		"/opp-corpus"
@@ -687,7 +688,25 @@ static struct kunit_case corpus_cases[] = {
 	{}
 };
 
+/*
+ * What the tables' interconnects point at: a provider, or the kernel's
+ * parser (which gets the paths) defers every table with bandwidths.
+ */
+static struct icc_stub corpus_icc;
+
+static int corpus_suite_init(struct kunit_suite *suite)
+{
+	return icc_stub_register(&corpus_icc, "/opp-corpus/interconnect", 0x4f5200, 1, NULL);
+}
+
+static void corpus_suite_exit(struct kunit_suite *suite)
+{
+	icc_stub_unregister(&corpus_icc);
+}
+
 static struct kunit_suite corpus_suite = {
+	.suite_init = corpus_suite_init,
+	.suite_exit = corpus_suite_exit,
 	.name = "opp_of_corpus",
 	.init = corpus_init,
 	.exit = corpus_exit,

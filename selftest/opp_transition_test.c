@@ -18,7 +18,6 @@
 #include <kunit/test.h>
 #include <linux/device.h>
 #include <linux/err.h>
-#include <linux/interconnect-provider.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
@@ -27,6 +26,7 @@
 #include <linux/slab.h>
 
 #include "opp_fixture.h"
+#include "opp_icc_stub.h"
 #include "opp_rate_providers.h"
 
 #define TRANS_ROOT	"/opp-of-v2/"
@@ -132,15 +132,12 @@ static void trans_pd_unregister(void)
 /* ---- The interconnect ---- */
 
 static struct {
-	struct icc_provider provider;
-	struct platform_device *pdev;
-	struct icc_onecell_data *data;
-	bool registered;
+	struct icc_stub stub;
 	int fail;		/* a request on path @fail_path fails, once */
 	unsigned int fail_path;
 } trans_icc;
 
-/* One request per path: the source node holds what it asks. */
+/* Path n runs from node 2n to node 2n + 1: the source holds its request. */
 static int trans_icc_set(struct icc_node *src, struct icc_node *dst)
 {
 	unsigned int path = (src->id - TRANS_ICC_ID) / 2;
@@ -152,75 +149,17 @@ static int trans_icc_set(struct icc_node *src, struct icc_node *dst)
 	return ret;
 }
 
-/* Nothing asked at boot: no floor under the requests. */
-static int trans_icc_get_bw(struct icc_node *node, u32 *avg, u32 *peak)
-{
-	*avg = 0;
-	*peak = 0;
-	return 0;
-}
-
 static int trans_icc_register(void)
 {
-	struct icc_provider *prov = &trans_icc.provider;
-	struct icc_node *node;
-	unsigned int i;
-	int ret;
-
-	trans_icc.pdev = platform_device_alloc("opp-trans-icc",
-					       PLATFORM_DEVID_NONE);
-	if (!trans_icc.pdev)
-		return -ENOMEM;
-	trans_icc.pdev->dev.of_node =
-		of_find_node_by_path(TRANS_ROOT "trans-interconnect");
-	if (!trans_icc.pdev->dev.of_node)
-		return -ENOENT;
-	ret = platform_device_add(trans_icc.pdev);
-	if (ret)
-		return ret;
-	trans_icc.data = kzalloc(struct_size(trans_icc.data, nodes,
-					     TRANS_ICC_NODES), GFP_KERNEL);
-	if (!trans_icc.data)
-		return -ENOMEM;
-	trans_icc.data->num_nodes = TRANS_ICC_NODES;
-	prov->dev = &trans_icc.pdev->dev;
-	prov->set = trans_icc_set;
-	prov->get_bw = trans_icc_get_bw;
-	prov->aggregate = icc_std_aggregate;
-	prov->xlate = of_icc_xlate_onecell;
-	prov->data = trans_icc.data;
-	icc_provider_init(prov);
-	for (i = 0; i < TRANS_ICC_NODES; i++) {
-		node = icc_node_create(TRANS_ICC_ID + i);
-		if (IS_ERR(node))
-			return PTR_ERR(node);
-		node->name = i & 1 ? "opp-trans-dst" : "opp-trans-src";
-		icc_node_add(node, prov);
-		trans_icc.data->nodes[i] = node;
-		/* Path n: node 2n to node 2n + 1. */
-		if (!(i & 1)) {
-			ret = icc_link_create(node, TRANS_ICC_ID + i + 1);
-			if (ret)
-				return ret;
-		}
-	}
-	ret = icc_provider_register(prov);
-	if (ret)
-		return ret;
-	trans_icc.registered = true;
-	return 0;
+	return icc_stub_register(&trans_icc.stub,
+				 TRANS_ROOT "trans-interconnect", TRANS_ICC_ID,
+				 TRANS_ICC_NODES, trans_icc_set);
 }
 
 static void trans_icc_unregister(void)
 {
-	if (trans_icc.registered)
-		icc_provider_deregister(&trans_icc.provider);
-	if (trans_icc.data)
-		icc_nodes_remove(&trans_icc.provider);
-	kfree(trans_icc.data);
-	if (trans_icc.pdev)
-		platform_device_unregister(trans_icc.pdev);
-	memset(&trans_icc, 0, sizeof(trans_icc));
+	icc_stub_unregister(&trans_icc.stub);
+	trans_icc.fail = 0;
 }
 
 static int trans_suite_init(struct kunit_suite *suite)
