@@ -20,6 +20,15 @@
  * at (`opp-suspend`), and cpuinfo.transition_latency (the clock latency
  * plus the supply's ramp, opp_get_max_transition_latency()).
  *
+ * It is a cooling device (CPUFREQ_IS_COOLING_DEV): for each policy whose
+ * CPU's device tree node has #cooling-cells, the cpufreq core registers
+ * the kernel's cpufreq cooling device ("cpufreq-cpuN") when the policy is
+ * made and unregisters it when the policy goes (the driver's unload), and
+ * the thermal zones whose cooling maps name that CPU throttle the policy
+ * through it: cooling state N is a maximum request at the table's N-th
+ * frequency down from the top. The debugfs thermal trigger below is this
+ * sample's own; both caps hold, the lower wins.
+ *
  * When an OPP is disabled (say a thermal governor forbids the top one)
  * the policy follows: a freq_qos maximum request caps it at the highest
  * frequency still available, as the kernel's cpufreq cooling device caps
@@ -361,9 +370,11 @@ static struct cpufreq_driver opp_cpufreq_driver = {
 	 * loader's rate; the test provider's 100 MHz) is moved to the next
 	 * OPP up before the policy's stats are made, as cpufreq-dt does:
 	 * 6.1's stats made at a frequency off their table index
-	 * time_in_state[-1] on their next reset.
+	 * time_in_state[-1] on their next reset. The thermal framework
+	 * throttles it through the cpufreq cooling device (see the header).
 	 */
-	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK,
+	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK |
+			  CPUFREQ_IS_COOLING_DEV,
 	.init		= opp_cpufreq_init,
 	.exit		= opp_cpufreq_exit_cb,
 	.verify		= cpufreq_generic_frequency_table_verify,
