@@ -1142,7 +1142,7 @@ check_zone_bound() {
 	[ "$cs" = 0 ] || why="${why}cur_state '$cs' at first; "
 	bound=
 	for l in "$ZONE"/cdev[0-9]*; do
-		case "$l" in *_*) continue ;; esac
+		case "${l##*/}" in *_*) continue ;; esac
 		[ "$(readlink -f "$l")" = "$(readlink -f "$CDEV")" ] || continue
 		bound=$(cat "${l}_trip_point")
 	done
