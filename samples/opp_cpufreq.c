@@ -299,6 +299,48 @@ static int opp_cpufreq_suspend(struct cpufreq_policy *policy)
 	return ret;
 }
 
+/*
+ * cpufreq's own boost switch (cpufreq_boost_set_sw(), 6.1 and 6.12) sets
+ * the policy's limits from the table, moves the user's maximum request to
+ * the new top and leaves it to the QoS notifier to apply them. The
+ * cooling device's request at state 0 is at the table's top, the boost
+ * frequency: the first time boost goes on, the aggregate maximum stays
+ * where it was, nothing is notified, and the policy would stay below the
+ * boost frequency until its next update. The switch is the core's; then
+ * the sync work updates the policy (not here: 6.12's per-policy boost
+ * file calls this under the policy's lock).
+ */
+static int (*opp_cpufreq_core_set_boost)(struct cpufreq_policy *policy,
+					 int state);
+
+static int opp_cpufreq_set_boost(struct cpufreq_policy *policy, int state)
+{
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+	int ret;
+
+	ret = opp_cpufreq_core_set_boost(policy, state);
+	if (!ret)
+		schedule_work(&cl->sync_work);
+	return ret;
+}
+
+static struct cpufreq_driver opp_cpufreq_driver;
+
+/*
+ * cpufreq_enable_boost_support() installs the core's switch in the
+ * driver, whose callback is not exported otherwise: keep it, and put
+ * the wrapper above in its place, right after, in the first ->init() of
+ * a policy with boost OPPs: only a write of the boost file racing that
+ * reaches the core's switch directly (and is applied at the next update).
+ */
+static void opp_cpufreq_wrap_boost(void)
+{
+	if (opp_cpufreq_driver.set_boost == opp_cpufreq_set_boost)
+		return;
+	opp_cpufreq_core_set_boost = opp_cpufreq_driver.set_boost;
+	WRITE_ONCE(opp_cpufreq_driver.set_boost, opp_cpufreq_set_boost);
+}
+
 static int opp_cpufreq_init(struct cpufreq_policy *policy)
 {
 	struct opp_cpufreq_cluster *cl = per_cpu(cpu_cluster, policy->cpu);
@@ -321,6 +363,7 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 		ret = cpufreq_enable_boost_support();
 		if (ret)
 			return ret;
+		opp_cpufreq_wrap_boost();
 	}
 
 	mutex_lock(&cl->qos_lock);
