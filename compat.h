@@ -97,4 +97,18 @@ struct cpufreq_policy;
 #define OPP_ICC_SPEC_CONST
 #endif
 
+/*
+ * A thermal zone's private data (what its sensor registered it with):
+ * thermal_zone_device_priv() since 6.4, which made the zone's structure
+ * private to the thermal core; before, the zone's devdata field.
+ */
+#if KERNEL_VERSION(6, 4, 0) > LINUX_VERSION_CODE
+#include <linux/thermal.h>
+
+static inline void *thermal_zone_device_priv(struct thermal_zone_device *tz)
+{
+	return tz->devdata;
+}
+#endif
+
 #endif /* _OPP_COMPAT_H */

@@ -12,12 +12,19 @@
 #                                  kernel command line) drives the fuzz of
 #                                  the thermal trigger, so that a failure
 #                                  replays; without one, the time does
+#   cpufreq-scenario thermal-hot   cluster 1's zone past its trip, the
+#                                  policy throttled: the state the sample
+#                                  is then unloaded in (a check line)
+#   cpufreq-scenario thermal-gone  once the sample is unloaded: its cooling
+#                                  devices gone from the zones, the zones
+#                                  cooled back (a check line)
 #
 # Notes (the seed, the fuzz inputs' digest, how long ondemand took) go to
 # stderr. Exits 0 once every step has run (failed steps are reported, not
 # fatal); any other exit means the scenario stopped half-way.
 
 CPUFREQ=/sys/devices/system/cpu/cpufreq
+THERMAL=/sys/class/thermal
 DBG=/sys/kernel/debug
 LIB=$DBG/opp_library/tables
 DT=/sys/firmware/devicetree/base
@@ -848,6 +855,7 @@ check() {
 	result cpufreq_ondemand_busy_follows_caps "$why"
 
 	check_cluster1
+	check_thermal
 	check_suspend
 	rm -rf "$TMP"
 }
@@ -1026,6 +1034,229 @@ check_suspend() {
 	result cpufreq_suspend_opp_across_freeze "$why"
 }
 
+# ------------------------------------------------------------ thermal --
+
+# class_dir CLASS TYPE: the /sys/class/thermal entry (thermal_zone or
+# cooling_device) whose type is TYPE.
+class_dir() {
+	for d in "$THERMAL/$1"*; do
+		[ "$(cat "$d/type" 2>/dev/null)" = "$2" ] && { echo "$d"; return 0; }
+	done
+}
+
+# use_zone CPU: the thermal side of CPU's cluster (use_cluster first): its
+# zone ZONE (cluster K's "clusterK-thermal"), the sensor channel SENSOR
+# that the zone reads, the cooling device CDEV that the cpufreq core made
+# for the policy, the passive trip (index TRIPN, TRIP and HYST in
+# millicelsius), the state range LO-HI that the zone's cooling map gives
+# it (from the device tree), and NT, the number of frequencies of the
+# policy's whole table, turbo included: cooling state S caps the policy
+# at the S-th of them down from the top.
+use_zone() {
+	k=$(($1 / 2))
+	ZNAME=cluster$k-thermal
+	ZONE=$(class_dir thermal_zone "$ZNAME")
+	SENSOR=$PROV/thermal/temp$k
+	CDEV=$(class_dir cooling_device "cpufreq-cpu$1")
+	TRIPN=
+	for t in "$ZONE"/trip_point_*_type; do
+		[ "$(cat "$t" 2>/dev/null)" = passive ] || continue
+		TRIPN=${t#"$ZONE"/trip_point_}
+		TRIPN=${TRIPN%_type}
+	done
+	TRIP=$(cat "$ZONE/trip_point_${TRIPN}_temp" 2>/dev/null)
+	HYST=$(cat "$ZONE/trip_point_${TRIPN}_hyst" 2>/dev/null)
+	# shellcheck disable=SC2046 # one word a cell
+	set -- $(hexdump -v -e '4/1 "%02x" " "' \
+		"$DT/thermal-zones/$ZNAME/cooling-maps/map0/cooling-device" 2>/dev/null)
+	LO=$((0x${2:-ff}))
+	HI=$((0x${3:-ff}))
+	NT=$(wc -l <"$TMP/opps.$C")
+}
+
+# state_khz S: what cooling state S caps the policy at: the S-th
+# frequency down from the top of the whole table, and never above what
+# the policy may run at without boost.
+state_khz() {
+	f=$(sort -rn "$TMP/opps.$C" | sed -n "$(($1 + 1))s/ .*//p")
+	[ -n "$f" ] && [ "$f" -le "$TOP" ] || f=$TOP
+	echo "$f"
+}
+
+# wait_max KHZ SEC: poll until the policy's maximum reads KHZ (the cooling
+# device's request reaches the policy from a work item); fails after SEC
+# seconds. Sets $waited to the polls it took (10 a second), $maxwait to
+# the most any call took.
+maxwait=0
+wait_max() {
+	waited=0
+	while :; do
+		read -r m <"$POL/scaling_max_freq"
+		[ "$m" = "$1" ] && break
+		[ "$waited" -ge $(($2 * 10)) ] && return 1
+		waited=$((waited + 1))
+		sleep 0.1
+	done
+	[ "$waited" -gt "$maxwait" ] && maxwait=$waited
+	return 0
+}
+
+# heat MC: the sensor reads MC millicelsius; the zone was evaluated by the
+# time the write returns.
+heat() {
+	echo "$1" 2>/dev/null >"$SENSOR" || why="${why}$SENSOR refused $1; "
+	t=$(cat "$ZONE/temp" 2>&1)
+	[ "$t" = "$1" ] || why="${why}$ZNAME reads '$t' after $1; "
+}
+
+# want_throttled S WHEN: the cooling device at state S, and the policy
+# (performance governor) capped at and running at that state's frequency,
+# read back from cpufreq and from the clock and the rail.
+want_throttled() {
+	cs=$(cat "$CDEV/cur_state" 2>&1)
+	[ "$cs" = "$1" ] || why="${why}$2: cur_state '$cs' (want $1); "
+	f=$(state_khz "$1")
+	wait_max "$f" 10 ||
+		why="${why}$2: scaling_max_freq '$m' after 10 s (want $f); "
+	want scaling_cur_freq "$f"
+	want_hw "$f"
+}
+
+# The zone of CPU's cluster and the policy's cooling device, bound by the
+# zone's cooling map to the passive trip, the governor step_wise (the
+# states below are its rules), nothing throttled yet.
+check_zone_bound() {
+	why=
+	[ -n "$ZONE" ] || { result "cpufreq_thermal_cluster${k}_zone_bound" "no zone $ZNAME"; return 1; }
+	[ -n "$CDEV" ] || why="${why}no cooling device cpufreq-cpu$C; "
+	[ -n "$TRIPN" ] || why="${why}$ZNAME has no passive trip; "
+	[ "$LO" -ge 1 ] && [ "$LO" -le "$HI" ] && [ "$HI" -lt "$NT" ] ||
+		why="${why}cooling map states '$LO-$HI' of $NT; "
+	[ -w "$SENSOR" ] || why="${why}no $SENSOR; "
+	[ -z "$why" ] || { result "cpufreq_thermal_cluster${k}_zone_bound" "$why"; return 1; }
+	echo step_wise 2>/dev/null >"$ZONE/policy" ||
+		why="${why}$ZNAME refused step_wise; "
+	ms=$(cat "$CDEV/max_state")
+	[ "$ms" = $((NT - 1)) ] || why="${why}max_state '$ms' (want $((NT - 1))); "
+	cs=$(cat "$CDEV/cur_state")
+	[ "$cs" = 0 ] || why="${why}cur_state '$cs' at first; "
+	bound=
+	for l in "$ZONE"/cdev[0-9]*; do
+		case "${l##*/}" in *_*) continue ;; esac
+		[ "$(readlink -f "$l")" = "$(readlink -f "$CDEV")" ] || continue
+		bound=$(cat "${l}_trip_point")
+	done
+	[ "$bound" = "$TRIPN" ] ||
+		why="${why}cpufreq-cpu$C bound to trip '$bound' of $ZNAME (want $TRIPN); "
+	want scaling_max_freq "$TOP"
+	result "cpufreq_thermal_cluster${k}_zone_bound" "$why"
+	[ -z "$why" ]
+}
+
+# Past the trip, step_wise throttles the policy at the map's lowest state;
+# each rise of the temperature one state more, up to the map's highest;
+# a steady temperature changes nothing; the other cluster is left alone.
+# Cooling below the trip's hysteresis brings it back: 6.1's step_wise
+# steps down a state per fall of the temperature, below the map's lowest
+# to none, 6.12's releases the trip at once; each step is one or the
+# other. At the end, the policy runs at its top again.
+check_zone_throttles() {
+	why=
+	set_gov performance
+	want scaling_cur_freq "$TOP"
+	other=$CPUFREQ/policy$(((C + 2) % 4))
+	omax=$(get "$other/scaling_max_freq")
+	t=$((TRIP + 1000))
+	heat "$t"
+	want_throttled "$LO" "at $t"
+	s=$LO
+	while [ "$s" -lt "$HI" ]; do
+		s=$((s + 1))
+		t=$((t + 1000))
+		heat "$t"
+		want_throttled "$s" "at $t"
+	done
+	t=$((t + 1000))
+	heat "$t"
+	want_throttled "$HI" "at $t, past the map's top"
+	heat "$t"
+	want_throttled "$HI" "at $t again"
+	m=$(get "$other/scaling_max_freq")
+	[ "$m" = "$omax" ] || why="${why}policy of the other cluster capped at '$m' too; "
+
+	t=$((TRIP - HYST - 1000))
+	n=0
+	s=$HI
+	while [ "$s" != 0 ] && [ "$n" -le $((HI - LO + 1)) ]; do
+		heat "$t"
+		cs=$(cat "$CDEV/cur_state")
+		# Down one state, or none below the map's lowest, or all at once.
+		if [ "$s" -gt "$LO" ]; then next=$((s - 1)); else next=0; fi
+		[ "$cs" = "$next" ] || [ "$cs" = 0 ] ||
+			why="${why}at $t from state $s: cur_state '$cs'; "
+		s=$cs
+		want_throttled "$s" "cooled to $t"
+		note "$ZNAME at $t: cooling state $s"
+		t=$((t - 1000))
+		n=$((n + 1))
+	done
+	[ "$s" = 0 ] || why="${why}still at state $s after $n falls; "
+	heat 40000
+	want_throttled 0 "back at 40000"
+	want scaling_max_freq "$TOP"
+	result "cpufreq_thermal_cluster${k}_trip_throttles_and_recovers" "$why"
+}
+
+check_thermal() {
+	for c in 0 2; do
+		use_cluster "$c"
+		use_zone "$c"
+		note "$ZNAME: passive trip $TRIPN at $TRIP (hysteresis $HYST), cpufreq-cpu$c states $LO-$HI of $((NT - 1)) ($(state_khz "$LO")-$(state_khz "$HI") kHz)"
+		check_zone_bound && check_zone_throttles
+	done
+	note "thermal: the policy followed a cooling state within $maxwait polls of 0.1 s"
+}
+
+# Cluster 1 throttled by its zone, for the unload that follows.
+thermal_hot() {
+	mkdir -p "$TMP"
+	use_cluster 2
+	use_zone 2
+	why=
+	[ -n "$ZONE" ] && [ -n "$CDEV" ] || why="no zone $ZNAME or no cooling device; "
+	if [ -z "$why" ]; then
+		heat $((TRIP + 1000))
+		want_throttled "$LO" "at $((TRIP + 1000))"
+	fi
+	result cpufreq_thermal_throttled_before_unload "$why"
+}
+
+# The sample gone: no cpufreq cooling device left, nothing bound to the
+# zones, which stay (their sensor is still there) and take a temperature
+# with nothing to throttle.
+thermal_gone() {
+	why=
+	[ ! -d "$CPUFREQ/policy0" ] || why="${why}policy0 outlived the sample; "
+	for d in "$THERMAL"/cooling_device*; do
+		[ -e "$d" ] || continue
+		case "$(cat "$d/type")" in
+		cpufreq-*) why="${why}$(cat "$d/type") outlived the sample; " ;;
+		esac
+	done
+	for k in 0 1; do
+		ZNAME=cluster$k-thermal
+		ZONE=$(class_dir thermal_zone "$ZNAME")
+		SENSOR=$PROV/thermal/temp$k
+		[ -n "$ZONE" ] || { why="${why}no zone $ZNAME; "; continue; }
+		for l in "$ZONE"/cdev*; do
+			[ -e "$l" ] && why="${why}$ZNAME still has ${l##*/}; "
+		done
+		heat 90000
+		heat 40000
+	done
+	result cpufreq_thermal_unload_removes_cooling_devices "$why"
+}
+
 case "$1" in
 demo)
 	mkdir -p "$TMP"
@@ -1035,5 +1266,7 @@ check)
 	SEED=${2:-$(date +%s)}
 	check
 	;;
-*) echo "usage: $0 demo | check [SEED]" >&2; exit 2 ;;
+thermal-hot) thermal_hot ;;
+thermal-gone) thermal_gone ;;
+*) echo "usage: $0 demo | check [SEED] | thermal-hot | thermal-gone" >&2; exit 2 ;;
 esac

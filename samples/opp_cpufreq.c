@@ -20,6 +20,15 @@
  * at (`opp-suspend`), and cpuinfo.transition_latency (the clock latency
  * plus the supply's ramp, opp_get_max_transition_latency()).
  *
+ * It is a cooling device (CPUFREQ_IS_COOLING_DEV): for each policy whose
+ * CPU's device tree node has #cooling-cells, the cpufreq core registers
+ * the kernel's cpufreq cooling device ("cpufreq-cpuN") when the policy is
+ * made and unregisters it when the policy goes (the driver's unload), and
+ * the thermal zones whose cooling maps name that CPU throttle the policy
+ * through it: cooling state N is a maximum request at the table's N-th
+ * frequency down from the top. The debugfs thermal trigger below is this
+ * sample's own; both caps hold, the lower wins.
+ *
  * When an OPP is disabled (say a thermal governor forbids the top one)
  * the policy follows: a freq_qos maximum request caps it at the highest
  * frequency still available, as the kernel's cpufreq cooling device caps
@@ -290,6 +299,48 @@ static int opp_cpufreq_suspend(struct cpufreq_policy *policy)
 	return ret;
 }
 
+/*
+ * cpufreq's own boost switch (cpufreq_boost_set_sw(), 6.1 and 6.12) sets
+ * the policy's limits from the table, moves the user's maximum request to
+ * the new top and leaves it to the QoS notifier to apply them. The
+ * cooling device's request at state 0 is at the table's top, the boost
+ * frequency: the first time boost goes on, the aggregate maximum stays
+ * where it was, nothing is notified, and the policy would stay below the
+ * boost frequency until its next update. The switch is the core's; then
+ * the sync work updates the policy (not here: 6.12's per-policy boost
+ * file calls this under the policy's lock).
+ */
+static int (*opp_cpufreq_core_set_boost)(struct cpufreq_policy *policy,
+					 int state);
+
+static int opp_cpufreq_set_boost(struct cpufreq_policy *policy, int state)
+{
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+	int ret;
+
+	ret = opp_cpufreq_core_set_boost(policy, state);
+	if (!ret)
+		schedule_work(&cl->sync_work);
+	return ret;
+}
+
+static struct cpufreq_driver opp_cpufreq_driver;
+
+/*
+ * cpufreq_enable_boost_support() installs the core's switch in the
+ * driver, whose callback is not exported otherwise: keep it, and put
+ * the wrapper above in its place, right after, in the first ->init() of
+ * a policy with boost OPPs: only a write of the boost file racing that
+ * reaches the core's switch directly (and is applied at the next update).
+ */
+static void opp_cpufreq_wrap_boost(void)
+{
+	if (opp_cpufreq_driver.set_boost == opp_cpufreq_set_boost)
+		return;
+	opp_cpufreq_core_set_boost = opp_cpufreq_driver.set_boost;
+	WRITE_ONCE(opp_cpufreq_driver.set_boost, opp_cpufreq_set_boost);
+}
+
 static int opp_cpufreq_init(struct cpufreq_policy *policy)
 {
 	struct opp_cpufreq_cluster *cl = per_cpu(cpu_cluster, policy->cpu);
@@ -312,6 +363,7 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 		ret = cpufreq_enable_boost_support();
 		if (ret)
 			return ret;
+		opp_cpufreq_wrap_boost();
 	}
 
 	mutex_lock(&cl->qos_lock);
@@ -361,9 +413,11 @@ static struct cpufreq_driver opp_cpufreq_driver = {
 	 * loader's rate; the test provider's 100 MHz) is moved to the next
 	 * OPP up before the policy's stats are made, as cpufreq-dt does:
 	 * 6.1's stats made at a frequency off their table index
-	 * time_in_state[-1] on their next reset.
+	 * time_in_state[-1] on their next reset. The thermal framework
+	 * throttles it through the cpufreq cooling device (see the header).
 	 */
-	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK,
+	.flags		= CPUFREQ_CONST_LOOPS | CPUFREQ_NEED_INITIAL_FREQ_CHECK |
+			  CPUFREQ_IS_COOLING_DEV,
 	.init		= opp_cpufreq_init,
 	.exit		= opp_cpufreq_exit_cb,
 	.verify		= cpufreq_generic_frequency_table_verify,

@@ -238,6 +238,13 @@ sed 's/^canary\topp_canary\t.*$/&\ncanary\topp_canary\topp_harness_gone\t1/' \
 judge --manifest "$runs/canary-a/manifest.more" "$runs/canary-a"
 fails_for "a suite missing from its module fails the verdict" \
 	'^FAIL  suite opp_harness_gone \(opp_canary\): did not run'
+# A check of the manifest (a scenario's step, say) that the guest never
+# reported, as when a scenario stops before it or the step is dropped.
+sed '$a check\talways\topp_harness_unreported' \
+	"$TOP/selftest/manifest" >"$runs/canary-a/manifest.unreported"
+judge --manifest "$runs/canary-a/manifest.unreported" "$runs/canary-a"
+fails_for "a check of the manifest that the guest did not report fails the verdict" \
+	'^FAIL  check opp_harness_unreported: not reported'
 
 canary canary-warn "nonstatic_key=1 warn=1" "kmemleak=off"
 fails_for "a lock used uninitialised (non-static key) fails the verdict" \

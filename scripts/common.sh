@@ -252,6 +252,32 @@ board_osc() {
 	die "no arm,vexpress-osc oscillator extsaxiclk under /dcc in $dtb"
 }
 
+# dt_phandle DTB NODE: the phandle of NODE, which gets the first free one
+# if it has none.
+dt_phandle() {
+	local dtb=$1 node=$2 ph
+	if ! ph=$(fdtget -t u "$dtb" "$node" phandle 2>/dev/null); then
+		ph=$(dtc -q -I dtb -O dts "$dtb" |
+			sed -n 's/.*phandle = <\(0x[0-9a-f]*\)>;.*/\1/p' |
+			while read -r p; do echo $((p)); done | sort -n | tail -n 1)
+		ph=$((${ph:-0} + 1))
+		fdtput -t u "$dtb" "$node" phandle "$ph" ||
+			die "could not give $node a phandle in $dtb"
+	fi
+	echo "$ph"
+}
+
+# dt_label DTB LABEL NODE: LABEL in the tree's __symbols__, for an
+# overlay's references to resolve, as if the board's dts had labelled NODE
+# and been compiled with -@; a LABEL the tree already has stays as it is.
+dt_label() {
+	local dtb=$1 label=$2 node=$3
+	fdtget "$dtb" /__symbols__ "$label" >/dev/null 2>&1 && return 0
+	dt_phandle "$dtb" "$node" >/dev/null
+	fdtput -p -t s "$dtb" /__symbols__ "$label" "$node" ||
+		die "could not label $node $label in $dtb"
+}
+
 # board_clock_dtb DTB: the vexpress-a9 oscillator that the opp_board_clock
 # suite (selftest/opp_board_clock_test.c) programs, and a node of its own,
 # /opp-board-clock, whose clocks property points at it. The oscillator is
@@ -265,14 +291,7 @@ board_osc() {
 board_clock_dtb() {
 	local dtb=$1 osc ph
 	osc=$(board_osc "$dtb")
-	if ! ph=$(fdtget -t u "$dtb" "$osc" phandle 2>/dev/null); then
-		ph=$(dtc -q -I dtb -O dts "$dtb" |
-			sed -n 's/.*phandle = <\(0x[0-9a-f]*\)>;.*/\1/p' |
-			while read -r p; do echo $((p)); done | sort -n | tail -n 1)
-		ph=$((${ph:-0} + 1))
-		fdtput -t u "$dtb" "$osc" phandle "$ph" ||
-			die "could not give $osc a phandle in $dtb"
-	fi
+	ph=$(dt_phandle "$dtb" "$osc")
 	if ! fdtput -c "$dtb" /opp-board-clock ||
 	   ! fdtput -t s "$dtb" /opp-board-clock compatible opp,board-clock-test ||
 	   ! fdtput -t u "$dtb" /opp-board-clock clocks "$ph"; then
@@ -287,9 +306,13 @@ board_clock_dtb() {
 # clock: the sample programs the board's own clock through it. Cluster 1's
 # clock, and both rails, are test providers (selftest/
 # opp_cluster_providers.c), which also give cluster 0 a clock on a board
-# without that oscillator.
+# without that oscillator. The overlay's cooling maps name the CPU nodes by
+# their labels cpu0 to cpu3, which a board's tree has and the guests' lack.
 cluster_dtb() {
 	local dtb=$1 tmp ph cpu
+	for cpu in 0 1 2 3; do
+		dt_label "$dtb" "cpu$cpu" "/cpus/cpu@$cpu"
+	done
 	tmp=$(mktemp -d)
 	if ! dtc -@ -q -I dts -O dtb -o "$tmp/clusters.dtbo" \
 		"$TOP/samples/opp_cpufreq_clusters.dtso" ||

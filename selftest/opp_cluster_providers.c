@@ -15,6 +15,13 @@
  *   guest uses (extsaxiclk, given to the first cluster by the harness),
  *   not one for each cluster.
  *
+ * Besides, the board has no temperature sensor: a platform driver binds
+ * the device tree node "opp,thermal-sensor-test" (the clusters' overlay,
+ * samples/opp_cpufreq_clusters.dtso, has one, with #thermal-sensor-cells
+ * = <1>) and registers, with the thermal framework, each of its channels
+ * that a thermal zone of the device tree reads (devm_thermal_of_zone_
+ * register()). The temperature is whatever the test last wrote.
+ *
  * Real frameworks, simulated hardware: each provider keeps the value last
  * set (read back through clk_get_rate() and regulator_get_voltage(), so
  * /sys/kernel/debug/clk and /sys/class/regulator show it) and counts its
@@ -23,6 +30,14 @@
  * voltage change with it, until 0 is written. The clock has no such knob:
  * the clock core (6.1, 6.12) ignores what .set_rate returns, so a failing
  * clock would only look stuck to the caller, never fail.
+ *
+ * debugfs opp_cluster_providers/thermal/tempN (0600): channel N's
+ * temperature in millicelsius (40000 at first). A write sets it and has
+ * the thermal core evaluate the channel's zone before it returns, as a
+ * sensor's alert interrupt would: the zones poll nothing, so the zone
+ * moves only when the test says, and the cooling state it picks is set by
+ * the time the write returns. Values outside the binding's range of trip
+ * temperatures (-273000 to 200000) are refused with -EINVAL.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -35,11 +50,15 @@
 #include <linux/err.h>
 #include <linux/module.h>
 #include <linux/of.h>
+#include <linux/platform_device.h>
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
+#include <linux/thermal.h>
 #include <linux/units.h>
+
+#include "../compat.h"
 
 #define PROV_MAX_CLUSTERS	4
 #define PROV_UV_MIN		700000
@@ -51,6 +70,13 @@
 #define PROV_HZ_MAX		(2000 * HZ_PER_MHZ)
 /* Below any table: the sample's first change starts from an unknown OPP. */
 #define PROV_HZ_BOOT		(100 * HZ_PER_MHZ)
+
+/* The sensor's channels; those no zone reads are left unregistered. */
+#define PROV_SENSOR_CHANNELS	4
+#define PROV_TEMP_MIN		(-273000)
+#define PROV_TEMP_MAX		200000
+/* Below every trip of the overlay: nothing throttles until a test heats. */
+#define PROV_TEMP_BOOT		40000
 
 struct prov_cluster {
 	struct device_node *table;	/* the CPUs' operating-points-v2 node */
@@ -74,6 +100,16 @@ struct prov_cluster {
 	int fail_voltage;
 	unsigned long volt_calls;
 	unsigned long clk_calls;
+};
+
+struct prov_sensor {
+	struct thermal_zone_device *tz;	/* NULL: no zone reads the channel */
+	int temp;			/* millicelsius */
+};
+
+struct prov_thermal {
+	struct prov_sensor ch[PROV_SENSOR_CHANNELS];
+	struct dentry *dir;
 };
 
 static struct device *prov_dev;
@@ -192,6 +228,110 @@ static int prov_fail_voltage_set(void *data, u64 val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_voltage_fops, prov_fail_voltage_get,
 				prov_fail_voltage_set, "%lld\n");
+
+static int prov_get_temp(struct thermal_zone_device *tz, int *temp)
+{
+	struct prov_sensor *ch = thermal_zone_device_priv(tz);
+
+	*temp = READ_ONCE(ch->temp);
+	return 0;
+}
+
+static const struct thermal_zone_device_ops prov_thermal_ops = {
+	.get_temp = prov_get_temp,
+};
+
+static int prov_temp_get(void *data, u64 *val)
+{
+	struct prov_sensor *ch = data;
+
+	*val = (u64)(s64)READ_ONCE(ch->temp);
+	return 0;
+}
+
+static int prov_temp_set(void *data, u64 val)
+{
+	struct prov_sensor *ch = data;
+	s64 temp = (s64)val;
+
+	if (temp < PROV_TEMP_MIN || temp > PROV_TEMP_MAX)
+		return -EINVAL;
+	WRITE_ONCE(ch->temp, (int)temp);
+	/* The zone moves now, not at a poll: see the header. */
+	thermal_zone_device_update(ch->tz, THERMAL_EVENT_TEMP_SAMPLE);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_temp_fops, prov_temp_get, prov_temp_set,
+				"%lld\n");
+
+static void prov_thermal_debugfs_remove(void *dir)
+{
+	debugfs_remove_recursive(dir);
+}
+
+/*
+ * Each channel that a zone reads gets that zone. Everything is device
+ * managed and undone in reverse order on unbind: the temperature files
+ * first (their removal waits for a write in progress), then the zones.
+ */
+static int prov_thermal_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct prov_thermal *th;
+	struct prov_sensor *ch;
+	unsigned int i, n = 0;
+	char name[16];
+
+	th = devm_kzalloc(dev, sizeof(*th), GFP_KERNEL);
+	if (!th)
+		return -ENOMEM;
+	for (i = 0; i < PROV_SENSOR_CHANNELS; i++) {
+		ch = &th->ch[i];
+		ch->temp = PROV_TEMP_BOOT;
+		ch->tz = devm_thermal_of_zone_register(dev, i, ch,
+						       &prov_thermal_ops);
+		if (IS_ERR(ch->tz)) {
+			int ret = PTR_ERR(ch->tz);
+
+			ch->tz = NULL;
+			/* -ENODEV: no zone reads this channel. */
+			if (ret != -ENODEV)
+				return dev_err_probe(dev, ret,
+						     "channel %u's zone\n", i);
+			continue;
+		}
+		n++;
+	}
+	if (!n)
+		return dev_err_probe(dev, -ENODEV,
+				     "no thermal zone reads this sensor\n");
+
+	th->dir = debugfs_create_dir("thermal", prov_debugfs);
+	for (i = 0; i < PROV_SENSOR_CHANNELS; i++) {
+		if (!th->ch[i].tz)
+			continue;
+		snprintf(name, sizeof(name), "temp%u", i);
+		debugfs_create_file_unsafe(name, 0600, th->dir, &th->ch[i],
+					   &prov_temp_fops);
+	}
+	dev_info(dev, "%u channels, each read by a thermal zone\n", n);
+	return devm_add_action_or_reset(dev, prov_thermal_debugfs_remove,
+					th->dir);
+}
+
+static const struct of_device_id prov_thermal_of_match[] = {
+	{ .compatible = "opp,thermal-sensor-test" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, prov_thermal_of_match);
+
+static struct platform_driver prov_thermal_driver = {
+	.probe = prov_thermal_probe,
+	.driver = {
+		.name = "opp-thermal-sensor-test",
+		.of_match_table = prov_thermal_of_match,
+	},
+};
 
 /* The cluster of @table, added if it is new; NULL when there are too many. */
 static struct prov_cluster *prov_cluster_of(struct device_node *table)
@@ -369,16 +509,25 @@ static int __init opp_cluster_providers_init(void)
 			c->has_clk ? ", and their clock " : "",
 			c->has_clk ? c->clk_name : "");
 	}
-	return 0;
+
+	/* Binds now if the tree has the sensor: after prov_debugfs. */
+	ret = platform_driver_register(&prov_thermal_driver);
+	if (ret) {
+		pr_err("cannot register the thermal sensor driver: %d\n", ret);
+		debugfs_remove_recursive(prov_debugfs);
+		prov_unregister();
+	}
+	return ret;
 }
 module_init(opp_cluster_providers_init);
 
 static void __exit opp_cluster_providers_exit(void)
 {
+	platform_driver_unregister(&prov_thermal_driver);
 	debugfs_remove_recursive(prov_debugfs);
 	prov_unregister();
 }
 module_exit(opp_cluster_providers_exit);
 
-MODULE_DESCRIPTION("Test clock and regulator providers for the OPP cpufreq sample's clusters");
+MODULE_DESCRIPTION("Test clock, regulator and thermal sensor providers for the OPP cpufreq sample's clusters");
 MODULE_LICENSE("GPL");
