@@ -51,6 +51,7 @@
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
+#include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
 #include "opp_of_compare.h"
 
@@ -187,9 +188,13 @@ static struct corpus_pair *corpus_pair_new(struct kunit *test,
 	 * The kernel's device has no name: its OPP core then makes no
 	 * debugfs directory for the table (debugfs refuses an empty name
 	 * without a word), and none of the files it makes for each OPP,
-	 * which took most of the time of its parse on the debug guest.
+	 * which took most of the time of its parse on the debug guest. A
+	 * power domain's table is read on a genpd's (opp_genpd_dev.h).
 	 */
-	kernels = fixture_dev_create(&ctx->released, "%s", "");
+	if (of_property_present(np, "#power-domain-cells"))
+		kernels = opp_genpd_dev_create("");
+	else
+		kernels = fixture_dev_create(&ctx->released, "%s", "");
 	if (IS_ERR(kernels))
 		put_device(ours);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, kernels);
@@ -293,13 +298,19 @@ static void corpus_providers(struct kunit *test, struct device_node *np,
 	}
 }
 
-/* Undo every pair of @ctx, consumers first: they hold their providers. */
+/*
+ * Undo every pair of @ctx, consumers first: they hold their providers.
+ * The devices go only once every table is gone: the kernel's core keeps
+ * each device that shared a table on the table's list until the last
+ * one leaves, and drops a power domain's vote on each of them then.
+ */
 static void corpus_pairs_put(struct corpus_ctx *ctx)
 {
 	struct corpus_pair *p;
+	int i;
 
-	while (ctx->pairs) {
-		p = &ctx->pair[--ctx->pairs];
+	for (i = ctx->pairs - 1; i >= 0; i--) {
+		p = &ctx->pair[i];
 		if (!p->ret_kernels)
 			dev_pm_opp_of_remove_table(p->kernels);
 		/* The kernel's core needs its configuration until its table goes. */
@@ -309,10 +320,16 @@ static void corpus_pairs_put(struct corpus_ctx *ctx)
 			opp_remove_table(p->ours);
 		if (p->configured)
 			opp_clear_config(p->ours);
+	}
+	while (ctx->pairs) {
+		p = &ctx->pair[--ctx->pairs];
 		p->ours->of_node = NULL;
 		p->kernels->of_node = NULL;
 		put_device(p->ours);
-		put_device(p->kernels);
+		if (of_property_present(p->np, "#power-domain-cells"))
+			opp_genpd_dev_put(p->kernels);
+		else
+			put_device(p->kernels);
 		of_node_put(p->np);
 	}
 }

@@ -17,7 +17,6 @@
 #include <linux/err.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
-#include <linux/pm_domain.h>
 #include <linux/pm_opp.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -25,6 +24,7 @@
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
+#include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
 #include "opp_of_compare.h"
 
@@ -67,65 +67,6 @@ static int of_v2_init(struct kunit *test)
 	return 0;
 }
 
-#if OPP_GENPD_HAS_OPP_TO_STATE
-/*
- * 6.1's OPP core reads the table of a power domain's node (one with
- * #power-domain-cells) as a genpd's, and asks the genpd to turn each OPP
- * into a performance state: the device it reads it for must be a genpd's.
- * So the kernel's side of a provider is the device of a domain known to
- * genpd (not registered as a provider: nothing attaches to it), whose
- * state for an OPP is the OPP's level.
- */
-struct of_v2_pd {
-	struct generic_pm_domain genpd;
-};
-
-static unsigned int of_v2_pd_state(struct generic_pm_domain *genpd,
-				   struct dev_pm_opp *opp)
-{
-	return dev_pm_opp_get_level(opp);
-}
-
-/* genpd reads the domain after its last put: freed after removal. */
-static void of_v2_pd_release(struct device *dev)
-{
-}
-
-static struct device *of_v2_pd_new(struct kunit *test, int i)
-{
-	struct of_v2_pd *pd = kzalloc(sizeof(*pd), GFP_KERNEL);
-	int ret;
-
-	KUNIT_ASSERT_NOT_NULL(test, pd);
-	pd->genpd.name = i ? "opp-of-v2-pd-b" : "opp-of-v2-pd-a";
-	pd->genpd.opp_to_performance_state = of_v2_pd_state;
-	ret = pm_genpd_init(&pd->genpd, NULL, false);
-	if (ret)
-		kfree(pd);
-	KUNIT_ASSERT_EQ(test, ret, 0);
-	pd->genpd.dev.release = of_v2_pd_release;
-	return &pd->genpd.dev;
-}
-
-static void of_v2_pd_put(struct device *dev)
-{
-	struct of_v2_pd *pd = container_of(dev, struct of_v2_pd, genpd.dev);
-
-	if (!WARN_ON(pm_genpd_remove(&pd->genpd)))
-		kfree(pd);
-}
-#else
-static struct device *of_v2_pd_new(struct kunit *test, int i)
-{
-	return fixture_dev_new(test, "opp-of-v2-pd-kernel", NULL);
-}
-
-static void of_v2_pd_put(struct device *dev)
-{
-	put_device(dev);
-}
-#endif
-
 /* The providers' tables, their nodes and devices. */
 static void of_v2_providers_put(struct of_v2_ctx *ctx)
 {
@@ -140,7 +81,7 @@ static void of_v2_providers_put(struct of_v2_ctx *ctx)
 		ctx->pd[i][0]->of_node = NULL;
 		ctx->pd[i][1]->of_node = NULL;
 		put_device(ctx->pd[i][0]);
-		of_v2_pd_put(ctx->pd[i][1]);
+		opp_genpd_dev_put(ctx->pd[i][1]);
 		ctx->pd[i][0] = NULL;
 	}
 }
@@ -764,7 +705,9 @@ static void of_v2_providers_new(struct kunit *test)
 			break;
 		ctx->pd[i][0] = fixture_dev_new(test, "opp-of-v2-pd-ours",
 						&ctx->released);
-		ctx->pd[i][1] = of_v2_pd_new(test, i);
+		ctx->pd[i][1] = opp_genpd_dev_create(i ? "opp-of-v2-pd-b" :
+							 "opp-of-v2-pd-a");
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->pd[i][1]);
 		ctx->pd[i][0]->of_node = np;
 		ctx->pd[i][1]->of_node = np;
 	}
