@@ -111,4 +111,21 @@ static inline void *thermal_zone_device_priv(struct thermal_zone_device *tz)
 }
 #endif
 
+/*
+ * The energy model's states. Since 6.9 a performance domain's table may
+ * be replaced at run time (em_dev_update_perf_domain()): it is read under
+ * rcu_read_lock() through em_perf_state_from_pd(), and each state has a
+ * performance (capacity) field. Before, the table was fixed once
+ * registered, at pd->table, without that field. opp_em_states(pd) gives
+ * the states either way; the caller includes <linux/energy_model.h> and
+ * holds rcu_read_lock() (which the older table does not need).
+ */
+#define OPP_EM_RUNTIME_TABLE \
+	(KERNEL_VERSION(6, 9, 0) <= LINUX_VERSION_CODE)
+#if OPP_EM_RUNTIME_TABLE
+#define opp_em_states(pd)	em_perf_state_from_pd(pd)
+#else
+#define opp_em_states(pd)	((pd)->table)
+#endif
+
 #endif /* _OPP_COMPAT_H */

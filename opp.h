@@ -296,6 +296,10 @@ opp_table_find_freq_floor_fast(struct opp_table *table, unsigned long *freq)
 	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
 }
 
+/* The energy model: may sleep; never call them under rcu_read_lock(). */
+int opp_of_register_em(struct device *dev, struct cpumask *cpus);
+void opp_of_unregister_em(struct device *dev);
+
 /* cpufreq glue: may sleep (allocates), takes no lock. */
 int opp_init_cpufreq_table(struct device *dev,
 			   struct cpufreq_frequency_table **table);

@@ -10,7 +10,9 @@
  *   clock and the supply, and which OPPs that supply can give;
  * - opp_of.c: reading tables from the device tree;
  * - opp_rate.c: programming a device's clock and supply to an OPP;
- * - opp_debugfs.c: the read-only view of every table.
+ * - opp_debugfs.c: the read-only view of every table;
+ * - opp_em.c: a table's power registered with the kernel's energy model,
+ *   through the exported lookups alone.
  *
  * No call goes both ways between two files: opp_cpu.c, opp_of.c and
  * opp_rate.c call the core and opp_config.c; the core calls opp_config.c

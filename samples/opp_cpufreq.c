@@ -386,6 +386,27 @@ static int opp_cpufreq_init(struct cpufreq_policy *policy)
 	return 0;
 }
 
+/*
+ * The cluster's energy model, as cpufreq-dt registers it with the kernel's
+ * OPP core: cpufreq calls this once a new policy is ready, before its
+ * governor starts and before it registers the policy as a cooling device,
+ * whose power_allocator governor reads the model. The power comes from the
+ * table's opp-microwatt (or the CPU node's dynamic-power-coefficient).
+ */
+static void opp_cpufreq_register_em(struct cpufreq_policy *policy)
+{
+	struct opp_cpufreq_cluster *cl = policy->driver_data;
+	int ret = opp_of_register_em(cl->dev, policy->related_cpus);
+
+	/*
+	 * The model keeps a CPU's domain once registered: after a reload of
+	 * the driver it is there already (-EEXIST), from the same table.
+	 */
+	if (ret && ret != -EEXIST)
+		dev_warn(cl->dev, "no energy model for CPUs %*pbl: %d\n",
+			 cpumask_pr_args(policy->related_cpus), ret);
+}
+
 static void opp_cpufreq_exit(struct cpufreq_policy *policy)
 {
 	struct opp_cpufreq_cluster *cl = policy->driver_data;
@@ -424,6 +445,7 @@ static struct cpufreq_driver opp_cpufreq_driver = {
 	.target_index	= opp_cpufreq_target_index,
 	.get		= opp_cpufreq_get,
 	.suspend	= opp_cpufreq_suspend,
+	.register_em	= opp_cpufreq_register_em,
 	.attr		= opp_cpufreq_attr,
 };
 
@@ -547,6 +569,12 @@ static void opp_cpufreq_cluster_free(struct opp_cpufreq_cluster *cl)
 {
 	unsigned int cpu;
 
+	/*
+	 * Pairs the energy model's registration, at unload rather than at a
+	 * policy's exit, which CPU hotplug calls too. The model ignores it for
+	 * CPUs in 6.1 and 6.12 (see opp_of_unregister_em()): the domain stays.
+	 */
+	opp_of_unregister_em(cl->dev);
 	if (cl->nb_registered)
 		opp_unregister_notifier(cl->dev, &cl->nb);
 	cancel_work_sync(&cl->sync_work);

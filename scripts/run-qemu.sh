@@ -22,7 +22,8 @@
 # the scenarios' fuzz); without it one is picked and printed, so that any
 # run can be replayed with --seed.
 # --timeout: seconds before the host gives up on the guest (default
-# $OPP_QEMU_TIMEOUT, else 300); the report then ends with a timeout line.
+# $OPP_QEMU_TIMEOUT, else 300, plus 600 a scenario: the cpufreq one alone
+# runs for 230 s on an idle host); the report then ends with a timeout line.
 #
 # The guest boots on a copy of the board's device tree whose CPU nodes
 # point at two clusters' operating-points-v2 tables (cluster_dtb), the
@@ -49,7 +50,7 @@ set -euo pipefail
 
 mode=check
 out=
-timeout=${OPP_QEMU_TIMEOUT:-300}
+timeout=
 tests=
 tests_given=0
 test_args=
@@ -173,6 +174,12 @@ else
 	done
 fi
 
+if [ -z "$timeout" ]; then
+	timeout=${OPP_QEMU_TIMEOUT:-300}
+	for _ in $scenarios; do
+		timeout=$((timeout + 600))
+	done
+fi
 append="console=ttyAMA0 panic=-1 panic_on_warn=1$board_append OPP_MODE=$mode"
 [ -n "$chan_dev" ] && append+=" OPP_CHAN=$chan_dev"
 append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
