@@ -46,5 +46,9 @@ void mainline_remove_table(struct device *dev);
 int mainline_set_available(struct device *dev, unsigned long freq, bool on);
 unsigned long mainline_find(enum bench_op op, struct device *dev, unsigned long f);
 unsigned long mainline_opp_addr(struct device *dev, unsigned long freq);
+unsigned long mainline_set_rates(const struct bench_ctx *c,
+				 unsigned long iters);
+int mainline_set_config(struct device *dev, const char *supply);
+void mainline_clear_config(int token);
 
 #endif /* _OPP_BENCH_H */

@@ -27,6 +27,7 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/bitops.h>
+#include <linux/clkdev.h>
 #include <linux/hash.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -44,6 +45,7 @@
 
 #include "../opp.h"
 #include "../selftest/opp_fixture.h"
+#include "../selftest/opp_rate_providers.h"
 #include "opp_bench.h"
 
 static unsigned int runs = 9;
@@ -211,6 +213,7 @@ struct bench_row {
 static struct bench_row *rows;
 static unsigned int nr_rows;
 static unsigned int agree_bad, agree_total;
+static const char *transition_bad;
 static unsigned long bench_sink;
 static struct dentry *bench_dir;
 
@@ -564,6 +567,128 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 		cond_resched();
 	}
 	return 0;
+}
+
+/* Our transitions: opp_set_rate() between c->priv's two rates. */
+static noinline unsigned long ours_set_rates(const struct bench_ctx *c,
+					     unsigned long iters)
+{
+	const unsigned long *rate = c->priv;
+	unsigned long i, err = 0;
+
+	for (i = 0; i < iters; i++) {
+		err |= !!opp_set_rate(c->dev, rate[i & 1]);
+		cond_resched();
+	}
+	return err;
+}
+
+static const bench_fn set_rate_fns[NR_IMPL] = {
+	[OURS] = ours_set_rates,
+	[MAINLINE] = mainline_set_rates,
+};
+
+/* Both providers at @rate and @uv, as the last call of each side asked. */
+static bool bench_providers_at(struct provider *p, unsigned long rate,
+			       int uv)
+{
+	int i;
+
+	for (i = 0; i < NR_IMPL; i++)
+		if (p[i].rate != rate || p[i].uv != uv)
+			return false;
+	return true;
+}
+
+/*
+ * A whole transition, clock and supply, between two OPPs, so that every
+ * call moves both: opp_set_rate() against dev_pm_opp_set_rate(), each on
+ * a device of its own with a clock and a regulator of its own, registered
+ * with the real frameworks by the tests' providers, whose hardware is a
+ * few stores under a spinlock. Each side is configured as its drivers do
+ * it: ours hands over the clock and the supply, mainline's core gets them
+ * by name. Afterwards both must have left their hardware where they were
+ * last asked to.
+ */
+static int bench_transitions(void)
+{
+	static const unsigned long rate[2] = { 200 * HZ_PER_MHZ,
+					       100 * HZ_PER_MHZ };
+	static const int uv[2] = { 1000000, 900000 };
+	static const char * const names[NR_IMPL] = {
+		[OURS] = "opp-bench-ours", [MAINLINE] = "opp-bench-mainline",
+	};
+	struct bench_ctx c[NR_IMPL] = { };
+	struct clk_lookup *lookup;
+	struct bench_row *r;
+	struct provider *p;
+	int impl, i, nr, token, ret;
+
+	p = kcalloc(NR_IMPL, sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return -ENOMEM;
+	for (nr = 0; nr < NR_IMPL; nr++) {
+		c[nr].dev = devs[nr];
+		c[nr].priv = (void *)rate;
+		ret = provider_register(&p[nr], names[nr], devs[nr], rate[1],
+					uv[1]);
+		if (ret)
+			goto unregister;
+	}
+	lookup = clkdev_hw_create(&p[MAINLINE].hw, NULL, "%s",
+				  dev_name(devs[MAINLINE]));
+	if (!lookup) {
+		ret = -ENOMEM;
+		goto unregister;
+	}
+	ret = opp_set_config(devs[OURS], &(struct opp_config){
+		.clk = p[OURS].clk, .supply = p[OURS].supply });
+	if (ret)
+		goto drop;
+	token = mainline_set_config(devs[MAINLINE], "vdd");
+	if (token < 0) {
+		ret = token;
+		goto clear_ours;
+	}
+	for (i = 0; i < 2; i++) {
+		ret = opp_add(devs[OURS], rate[i], uv[i]) ?:
+		      mainline_add(devs[MAINLINE], rate[i], uv[i]);
+		if (ret)
+			goto remove;
+	}
+
+	r = bench_row("transition", "set_rate", "ns", "%s", "clk+supply");
+	for (impl = 0; impl < NR_IMPL; impl++) {
+		/* The first call enables the supply: not what is timed. */
+		if (set_rate_fns[impl](&c[impl], 2)) {
+			transition_bad = "a set_rate call failed";
+			ret = -EIO;
+			goto remove;
+		}
+		bench_set(r, impl, bench_time(set_rate_fns[impl], &c[impl]));
+	}
+	/* One call: at rate[0]; two: there and back, at rate[1]. */
+	for (i = 0; i < 2; i++) {
+		for (impl = 0; impl < NR_IMPL; impl++)
+			if (set_rate_fns[impl](&c[impl], 1 + i))
+				transition_bad = "a set_rate call failed";
+		if (!bench_providers_at(p, rate[i], uv[i]))
+			transition_bad = "a provider is not where it was set";
+	}
+	ret = 0;
+remove:
+	opp_remove_table(devs[OURS]);
+	mainline_remove_table(devs[MAINLINE]);
+	mainline_clear_config(token);
+clear_ours:
+	opp_clear_config(devs[OURS]);
+drop:
+	clkdev_drop(lookup);
+unregister:
+	while (nr-- > 0)
+		provider_unregister(&p[nr]);
+	kfree(p);
+	return ret;
 }
 
 /* The RCU floor and a grace period, for scale. */
@@ -1298,6 +1423,9 @@ static int results_show(struct seq_file *m, void *v)
 	seq_printf(m, "opp-bench-info,sizeof_long,%zu\n", sizeof(long));
 	seq_printf(m, "opp-bench-check,agree,%s,%u of %u queries differ\n",
 		   agree_bad ? "failed" : "ok", agree_bad, agree_total);
+	seq_printf(m, "opp-bench-check,transition,%s,%s\n",
+		   transition_bad ? "failed" : "ok",
+		   transition_bad ?: "both sides left their clock and supply where asked");
 	for (i = 0; i < nr_rows; i++) {
 		const struct bench_row *r = &rows[i];
 
@@ -1344,6 +1472,8 @@ static int __init opp_bench_init(void)
 	ret = bench_breakdown(q);
 	if (!ret)
 		ret = bench_tables(q);
+	if (!ret)
+		ret = bench_transitions();
 	if (!ret)
 		ret = bench_devices(q);
 	if (!ret)

@@ -102,3 +102,35 @@ unsigned long mainline_opp_addr(struct device *dev, unsigned long freq)
 	dev_pm_opp_put(opp);
 	return (unsigned long)opp;
 }
+
+/* Mainline's transitions: dev_pm_opp_set_rate() between c->priv's two rates. */
+noinline unsigned long mainline_set_rates(const struct bench_ctx *c,
+					  unsigned long iters)
+{
+	const unsigned long *rate = c->priv;
+	unsigned long i, err = 0;
+
+	for (i = 0; i < iters; i++) {
+		err |= !!dev_pm_opp_set_rate(c->dev, rate[i & 1]);
+		cond_resched();
+	}
+	return err;
+}
+
+/*
+ * The device's supply by name, as a driver names it; its clock the core
+ * gets itself (clk_get(dev, NULL)). Returns the configuration's token,
+ * or an error.
+ */
+int mainline_set_config(struct device *dev, const char *supply)
+{
+	const char *names[] = { supply, NULL };
+	struct dev_pm_opp_config cfg = { .regulator_names = names };
+
+	return dev_pm_opp_set_config(dev, &cfg);
+}
+
+void mainline_clear_config(int token)
+{
+	dev_pm_opp_clear_config(token);
+}

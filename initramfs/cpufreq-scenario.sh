@@ -25,6 +25,7 @@
 
 CPUFREQ=/sys/devices/system/cpu/cpufreq
 THERMAL=/sys/class/thermal
+EM_DBG=/sys/kernel/debug/energy_model
 DBG=/sys/kernel/debug
 LIB=$DBG/opp_library/tables
 DT=/sys/firmware/devicetree/base
@@ -66,6 +67,21 @@ dt_opps() {
 		t=0; [ -e "$o/turbo-mode" ] && t=1
 		p=0; [ -e "$o/opp-suspend" ] && p=1
 		echo "$((0x${hz#00000000} / 1000)) $v $lo $hi $t $p"
+	done | sort -n
+}
+
+# dt_power: "kHz uW" for each OPP of $TDIR that has opp-microwatt (one
+# cell), lowest first; a disabled one is left out.
+dt_power() {
+	for o in "$TDIR"/opp*/; do
+		[ -r "$o/opp-hz" ] || continue
+		[ -r "$o/opp-microwatt" ] || continue
+		if [ -r "$o/status" ] &&
+		   [ "$(tr -d '\0' <"$o/status")" = disabled ]; then
+			continue
+		fi
+		hz=$(hex "$o/opp-hz")
+		echo "$((0x${hz#00000000} / 1000)) $((0x$(hex "$o/opp-microwatt")))"
 	done | sort -n
 }
 
@@ -633,6 +649,36 @@ check() {
 	done
 	result cpufreq_dt_tables_read "$why"
 	[ -z "$why" ] || return 0
+
+	# The energy model the sample registered for each cluster (its
+	# ->register_em(), opp_of_register_em()), as the kernel's debugfs
+	# shows it: one state per OPP of the table, at the power the
+	# device tree gives, over the cluster's CPUs.
+	why=
+	for c in 0 2; do
+		use_cluster "$c"
+		d=$EM_DBG/cpu$c
+		[ -d "$d" ] || { why="${why}no $d; "; continue; }
+		read -r cpus <"$d/cpus"
+		[ "$cpus" = "$c-$((c + 1))" ] || why="${why}$d/cpus: $cpus; "
+		dt_power >"$TMP/power.$c"
+		n=0
+		while read -r khz uw; do
+			n=$((n + 1))
+			if [ -r "$d/ps:$khz/power" ]; then
+				read -r pw <"$d/ps:$khz/power"
+				[ "$pw" = "$uw" ] ||
+					why="${why}cpu$c at $khz kHz: $pw uW, the device tree $uw; "
+			else
+				why="${why}cpu$c: no state at $khz kHz; "
+			fi
+		done <"$TMP/power.$c"
+		set -- "$d"/ps:*
+		[ "$n" -eq "$N" ] || why="${why}cpu$c: $n OPPs with power of $N; "
+		[ $# -eq "$N" ] || why="${why}cpu$c: $# states for $N OPPs; "
+		note "cpu$c's energy model: $# states, (kHz uW) $(tr '\n' ' ' <"$TMP/power.$c")"
+	done
+	result cpufreq_energy_model_from_dt "$why"
 
 	why=
 	for c in 0 2; do
