@@ -48,7 +48,7 @@ unsigned long mainline_find(enum bench_op op, struct device *dev, unsigned long 
 unsigned long mainline_opp_addr(struct device *dev, unsigned long freq);
 unsigned long mainline_set_rates(const struct bench_ctx *c,
 				 unsigned long iters);
-int mainline_set_config(struct device *dev, const char *supply);
+int mainline_set_config(struct device *dev);
 void mainline_clear_config(int token);
 
 #endif /* _OPP_BENCH_H */

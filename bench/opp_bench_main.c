@@ -645,7 +645,7 @@ static int bench_transitions(void)
 		.clk = p[OURS].clk, .supply = p[OURS].supply });
 	if (ret)
 		goto drop;
-	token = mainline_set_config(devs[MAINLINE], "vdd");
+	token = mainline_set_config(devs[MAINLINE]);
 	if (token < 0) {
 		ret = token;
 		goto clear_ours;

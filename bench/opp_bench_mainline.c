@@ -118,13 +118,14 @@ noinline unsigned long mainline_set_rates(const struct bench_ctx *c,
 }
 
 /*
- * The device's supply by name, as a driver names it; its clock the core
+ * The device's supply by name ("vdd", as the tests' regulator provider
+ * names every supply it serves), as a driver names it; its clock the core
  * gets itself (clk_get(dev, NULL)). Returns the configuration's token,
  * or an error.
  */
-int mainline_set_config(struct device *dev, const char *supply)
+int mainline_set_config(struct device *dev)
 {
-	const char *names[] = { supply, NULL };
+	static const char * const names[] = { "vdd", NULL };
 	struct dev_pm_opp_config cfg = { .regulator_names = names };
 
 	return dev_pm_opp_set_config(dev, &cfg);
