@@ -1256,6 +1256,15 @@ check_zone_power_allocator() {
 	fi
 	p=$(cat "$ZONE/policy")
 	[ "$p" = power_allocator ] || why="${why}$ZNAME policy '$p'; "
+	# 6.1's governor looks for passive trips only before the first
+	# critical one, and both take the first passive trip as the
+	# switch-on one and the last as the temperature to hold.
+	order=
+	for t in "$ZONE"/trip_point_*_type; do
+		order="$order$(cat "$t") "
+	done
+	[ "$order" = "passive passive critical " ] ||
+		why="${why}$ZNAME trips '$order' (want passive passive critical); "
 	[ -n "$SWITCH" ] && [ "$SWITCH" -lt "$TRIP" ] ||
 		why="${why}no switch-on trip below $TRIP ('$SWITCH'); "
 	heat $((SWITCH - 1000))
