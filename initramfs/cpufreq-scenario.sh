@@ -1112,9 +1112,10 @@ class_dir() {
 # use_zone CPU: the thermal side of CPU's cluster (use_cluster first): its
 # zone ZONE (cluster K's "clusterK-thermal"), the sensor channel SENSOR
 # that the zone reads, the cooling device CDEV that the cpufreq core made
-# for the policy, the passive trip (index TRIPN, TRIP and HYST in
-# millicelsius), the state range LO-HI that the zone's cooling map gives
-# it (from the device tree), and NT, the number of frequencies of the
+# for the policy, the passive trip the map names, the zone's last (index
+# TRIPN, TRIP and HYST in millicelsius), the first passive trip, where
+# power_allocator switches on (SWITCH), the state range LO-HI that the
+# zone's cooling map gives it (from the device tree), and NT, the number of frequencies of the
 # policy's whole table, turbo included: cooling state S caps the policy
 # at the S-th of them down from the top.
 use_zone() {
@@ -1124,11 +1125,14 @@ use_zone() {
 	SENSOR=$PROV/thermal/temp$k
 	CDEV=$(class_dir cooling_device "cpufreq-cpu$1")
 	TRIPN=
+	SWITCHN=
 	for t in "$ZONE"/trip_point_*_type; do
 		[ "$(cat "$t" 2>/dev/null)" = passive ] || continue
 		TRIPN=${t#"$ZONE"/trip_point_}
 		TRIPN=${TRIPN%_type}
+		[ -n "$SWITCHN" ] || SWITCHN=$TRIPN
 	done
+	SWITCH=$(cat "$ZONE/trip_point_${SWITCHN}_temp" 2>/dev/null)
 	TRIP=$(cat "$ZONE/trip_point_${TRIPN}_temp" 2>/dev/null)
 	HYST=$(cat "$ZONE/trip_point_${TRIPN}_hyst" 2>/dev/null)
 	# shellcheck disable=SC2046 # one word a cell
@@ -1272,12 +1276,110 @@ check_zone_throttles() {
 	result "cpufreq_thermal_cluster${k}_trip_throttles_and_recovers" "$why"
 }
 
+# want_pa_state LO HI WHEN: the cooling state within LO-HI, the policy
+# capped at and running at that state's frequency. Between the ends of
+# the range the governor may pick another state at a passive poll while
+# the policy follows the first: a mismatch counts only if the state held
+# still meanwhile (five tries).
+want_pa_state() {
+	tries=0
+	while :; do
+		pa=$(cat "$CDEV/cur_state" 2>&1)
+		if ! { [ "$pa" -ge "$1" ] 2>/dev/null && [ "$pa" -le "$2" ]; }; then
+			why="${why}$3: cur_state '$pa' (want $1-$2); "
+			break
+		fi
+		before=$why
+		why=
+		want_throttled "$pa" "$3"
+		moved=$(cat "$CDEV/cur_state" 2>&1)
+		if [ -z "$why" ] || [ "$moved" = "$pa" ] || [ "$tries" -ge 4 ]; then
+			why=$before$why
+			break
+		fi
+		why=$before
+		tries=$((tries + 1))
+	done
+	note "$ZNAME power_allocator at $3: cooling state $pa ($tries moves while the policy followed)"
+}
+
+# The same zone under power_allocator, whose PID controller turns the
+# temperature into a power budget for the zone's power actors, the
+# policy's cooling device that the energy model makes one: without the
+# model the zone refuses the governor. Below the switch-on trip it lifts
+# every cap; from there up it runs at each write of the temperature and
+# the instance clamps its state to the map's range. What it picks in
+# between is not exact: the cooling device scales the budget by the
+# CPUs' load, which the scheduler reports (frequency-invariant, and
+# sampled under emulation), so only the range is asserted there. Far
+# enough past the trip it is exact: the proportional term alone (the
+# integral only adds to it) exceeds the estimated sustainable power,
+# the budget is 0, and 0 mW is the map's highest state whatever the
+# load. The writes repeat, as the controller integrates the error over
+# them. Then cooled below the switch-on trip: state 0, the policy at its
+# top. step_wise again at the end, for what follows.
+check_zone_power_allocator() {
+	why=
+	name=cpufreq_thermal_cluster${k}_power_allocator_throttles_and_recovers
+	set_gov performance
+	other=$CPUFREQ/policy$(((C + 2) % 4))
+	omax=$(get "$other/scaling_max_freq")
+	if ! echo power_allocator 2>"$TMP/err" >"$ZONE/policy"; then
+		result "$name" "$ZNAME refused power_allocator: $(cat "$TMP/err") (no power actor: no energy model?)"
+		return 1
+	fi
+	p=$(cat "$ZONE/policy")
+	[ "$p" = power_allocator ] || why="${why}$ZNAME policy '$p'; "
+	# 6.1's governor looks for passive trips only before the first
+	# critical one, and both take the first passive trip as the
+	# switch-on one and the last as the temperature to hold.
+	order=
+	for t in "$ZONE"/trip_point_*_type; do
+		order="$order$(cat "$t") "
+	done
+	[ "$order" = "passive passive critical " ] ||
+		why="${why}$ZNAME trips '$order' (want passive passive critical); "
+	[ -n "$SWITCH" ] && [ "$SWITCH" -lt "$TRIP" ] ||
+		why="${why}no switch-on trip below $TRIP ('$SWITCH'); "
+	heat $((SWITCH - 1000))
+	want_throttled 0 "at $((SWITCH - 1000)), below the switch-on trip"
+	for t in $((TRIP + 1000)) $((TRIP + 1000)) $((TRIP + 2000)); do
+		heat "$t"
+		want_pa_state "$LO" "$HI" "$t"
+	done
+	# The proportional gain is the sustainable power over TRIP - SWITCH:
+	# twice that past the trip, and a degree for the rounding, leaves
+	# nothing of the budget.
+	t=$((TRIP + 2 * (TRIP - SWITCH) + 1000))
+	for n in 1 2 3; do
+		heat "$t"
+		want_pa_state "$HI" "$HI" "$t ($n)"
+	done
+	m=$(get "$other/scaling_max_freq")
+	[ "$m" = "$omax" ] || why="${why}policy of the other cluster capped at '$m' too; "
+	t=$((TRIP - 1000))
+	heat "$t"
+	want_pa_state "$LO" "$HI" "$t, cooled below the trip"
+	heat 40000
+	want_throttled 0 "back at 40000"
+	want scaling_max_freq "$TOP"
+	m=$(get "$other/scaling_max_freq")
+	[ "$m" = "$omax" ] || why="${why}policy of the other cluster capped at '$m' after; "
+	echo step_wise 2>/dev/null >"$ZONE/policy" ||
+		why="${why}$ZNAME refused step_wise back; "
+	p=$(cat "$ZONE/policy")
+	[ "$p" = step_wise ] || why="${why}$ZNAME policy '$p' at the end; "
+	result "$name" "$why"
+}
+
 check_thermal() {
 	for c in 0 2; do
 		use_cluster "$c"
 		use_zone "$c"
-		note "$ZNAME: passive trip $TRIPN at $TRIP (hysteresis $HYST), cpufreq-cpu$c states $LO-$HI of $((NT - 1)) ($(state_khz "$LO")-$(state_khz "$HI") kHz)"
-		check_zone_bound && check_zone_throttles
+		note "$ZNAME: passive trip $TRIPN at $TRIP (hysteresis $HYST), switch-on at $SWITCH, cpufreq-cpu$c states $LO-$HI of $((NT - 1)) ($(state_khz "$LO")-$(state_khz "$HI") kHz)"
+		check_zone_bound || continue
+		check_zone_throttles
+		check_zone_power_allocator
 	done
 	note "thermal: the policy followed a cooling state within $maxwait polls of 0.1 s"
 }

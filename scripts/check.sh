@@ -259,7 +259,9 @@ fails_for "a KASAN use-after-free fails the verdict" '^FAIL  splat kasan'
 fails_for "a suite cut short by a crash fails the verdict" \
 	'^FAIL  suite opp_harness_canary \(opp_canary\): KTAP parser: [0-9]+ errors'
 
-canary canary-ubsan "ubsan=1" ""
+canary canary-ubsan "divzero=1 ubsan=1" ""
+fails_for "a division by zero in the kernel fails the verdict" \
+	'^FAIL  splat divzero'
 fails_for "a UBSAN out-of-bounds index fails the verdict" '^FAIL  splat ubsan'
 
 canary canary-timeout "" "" 1

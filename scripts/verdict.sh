@@ -175,6 +175,7 @@ kmemleak	kmemleak: (Cannot allocate|Memory pool empty|.*unknown object|Found obj
 sleep-in-atomic	sleeping function called from invalid context|scheduling while atomic
 debugobjects	ODEBUG:
 list-corruption	list_(add|del) corruption
+divzero	Division by zero in kernel
 printk-dropped	printk messages dropped
 oops	Oops|Unable to handle kernel|Internal error:|kernel BUG
 panic	Kernel panic

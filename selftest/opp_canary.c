@@ -21,6 +21,9 @@
  *   nonstatic_key=1    a lock used without being initialised
  *   sleep_in_atomic=1  an updater called under rcu_read_lock()
  *   leak=1             allocations dropped: kmemleak must find them
+ *   divzero=1          a 64-bit division by zero: 32-bit ARM's division
+ *                      helper reports it with a backtrace and goes on
+ *                      (arm64's divide instruction returns 0 silently)
  *   ubsan=1            an array indexed out of bounds (panics)
  *   warn=1             a kernel warning (panics)
  *
@@ -44,6 +47,7 @@
 #include <linux/completion.h>
 #include <linux/jiffies.h>
 #include <linux/kthread.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/preempt.h>
@@ -85,6 +89,10 @@ MODULE_PARM_DESC(sleep_in_atomic,
 static bool leak;
 module_param(leak, bool, 0444);
 MODULE_PARM_DESC(leak, "leak allocations for kmemleak to find");
+
+static bool divzero;
+module_param(divzero, bool, 0444);
+MODULE_PARM_DESC(divzero, "divide a 64-bit number by zero");
 
 static bool ubsan;
 module_param(ubsan, bool, 0444);
@@ -303,6 +311,15 @@ static int opp_canary_leak(void)
 	return ret;
 }
 
+/* Zero, read at run time: the division cannot be folded. */
+static s32 opp_canary_divisor;
+
+static void opp_canary_divzero(void)
+{
+	pr_info("opp_canary: 1 / 0 = %lld\n",
+		div_s64(1, READ_ONCE(opp_canary_divisor)));
+}
+
 static int opp_canary_index[4];
 
 static void opp_canary_ubsan(void)
@@ -480,6 +497,8 @@ static int __init opp_canary_init(void)
 		ret = opp_canary_sleep_in_atomic();
 	if (leak && !ret)
 		ret = opp_canary_leak();
+	if (divzero)
+		opp_canary_divzero();
 	if (ubsan)
 		opp_canary_ubsan();
 	if (race && !ret)
