@@ -267,6 +267,77 @@ hw() {
 		"$(cat "$REG/microvolts")" "$(cat "$REG/name")"
 }
 
+# The energy model the sample registered for each cluster, state by
+# state, beside the power the device tree gives.
+demo_energy_model() {
+	step "the energy model of each cluster ($EM_DBG), from opp-microwatt"
+	for c in 0 2; do
+		use_cluster "$c"
+		d=$EM_DBG/cpu$c
+		[ -d "$d" ] || { echo "  policy$c: no $d"; continue; }
+		echo "  $d: CPUs $(cat "$d/cpus")"
+		dt_power >"$TMP/power.$c"
+		for ps in "$d"/ps:*; do
+			khz=${ps##*:}
+			uw=$(sed -n "s/^$khz //p" "$TMP/power.$c")
+			printf '    %8s kHz: %7s uW (device tree: %s uW)\n' \
+				"$khz" "$(cat "$ps/power")" "${uw:-none}"
+		done
+	done
+}
+
+# zone_line WHEN: the zone's temperature and the cooling state, once the
+# policy has followed it, and what the policy and the hardware run at.
+zone_line() {
+	s=$(cat "$CDEV/cur_state")
+	wait_max "$(state_khz "$s")" 10 || true
+	printf '  %-26s %s: %6s mC, state %s: scaling_max_freq %s, cur %s, read back %s\n' \
+		"$1" "$(cat "$ZONE/policy")" "$(cat "$ZONE/temp")" "$s" \
+		"$(rd scaling_max_freq)" "$(rd scaling_cur_freq)" "$(hw)"
+}
+
+# Cluster 1's thermal zone throttles policy2 through the cpufreq cooling
+# device, under each governor in turn; policy0 is left alone.
+demo_thermal() {
+	use_cluster 2
+	use_zone 2
+	if [ -z "$ZONE" ] || [ -z "$CDEV" ]; then
+		echo "  no zone $ZNAME or no cooling device"
+		return 0
+	fi
+	p0=$(get "$CPUFREQ/policy0/scaling_max_freq")
+	step "policy2 throttled by $ZNAME (passive trip $TRIP, hysteresis $HYST, switch-on $SWITCH; cooling states $LO-$HI): step_wise"
+	echo step_wise >"$ZONE/policy"
+	why=
+	for t in $((TRIP - 1000)) $((TRIP + 1000)) $((TRIP + 2000)) $((TRIP + 3000)); do
+		heat "$t"
+		zone_line "heated to $t"
+	done
+	t=$((TRIP - HYST - 1000))
+	n=0
+	while :; do
+		heat "$t"
+		zone_line "cooled to $t"
+		[ "$(cat "$CDEV/cur_state")" = 0 ] || [ "$n" -ge 5 ] && break
+		t=$((t - 1000))
+		n=$((n + 1))
+	done
+	step "policy2 throttled by $ZNAME: power_allocator (its power actor the energy model makes)"
+	if echo power_allocator 2>/dev/null >"$ZONE/policy"; then
+		for t in $((SWITCH - 1000)) $((TRIP + 1000)) $((TRIP + 2 * (TRIP - SWITCH) + 1000)); do
+			heat "$t"
+			zone_line "heated to $t"
+		done
+		heat 40000
+		zone_line "cooled to 40000"
+		echo step_wise >"$ZONE/policy"
+	else
+		echo "  $ZNAME refused power_allocator"
+	fi
+	echo "  policy0's scaling_max_freq: $p0 before, $(get "$CPUFREQ/policy0/scaling_max_freq") after"
+	[ -z "$why" ] || echo "  the sensor: $why"
+}
+
 demo() {
 	step "two clusters, two policies: OPPs from the device tree (operating-points-v2)"
 	for c in 0 2; do
@@ -335,6 +406,9 @@ demo() {
 	wait_cur "$TOP" 5
 	show scaling_max_freq scaling_cur_freq
 	echo "  read back: $(hw)"
+
+	demo_energy_model
+	demo_thermal
 
 	if [ -w /sys/power/pm_test ]; then
 		step "suspend to idle (pm_test: devices): each policy at its opp-suspend OPP"
@@ -1276,12 +1350,23 @@ check_zone_throttles() {
 	result "cpufreq_thermal_cluster${k}_trip_throttles_and_recovers" "$why"
 }
 
-# want_pa_state LO HI WHEN: the cooling state within LO-HI, the policy
-# capped at and running at that state's frequency. Between the ends of
-# the range the governor may pick another state at a passive poll while
-# the policy follows the first: a mismatch counts only if the state held
-# still meanwhile (five tries).
+# want_pa_state LO HI WHEN: the cooling state within LO-HI, and the
+# policy capped within that range's frequencies and running at a
+# frequency of it, its clock and rail at that OPP. With LO = HI, exactly
+# that state (want_throttled). Between the ends the governor may pick
+# another state at each passive poll (the state went back and forth
+# twice while the policy followed it, on a loaded host), so the policy is
+# judged against the range, and the hardware against the frequency read
+# just before: a mismatch counts only if that frequency held still
+# meanwhile (five tries).
 want_pa_state() {
+	if [ "$1" = "$2" ]; then
+		want_throttled "$1" "$3"
+		note "$ZNAME power_allocator at $3: cooling state $(cat "$CDEV/cur_state")"
+		return
+	fi
+	flo=$(state_khz "$2")
+	fhi=$(state_khz "$1")
 	tries=0
 	while :; do
 		pa=$(cat "$CDEV/cur_state" 2>&1)
@@ -1289,18 +1374,30 @@ want_pa_state() {
 			why="${why}$3: cur_state '$pa' (want $1-$2); "
 			break
 		fi
+		waited=0
+		while read -r m <"$POL/scaling_max_freq" &&
+		      { [ "$m" -lt "$flo" ] || [ "$m" -gt "$fhi" ]; }; do
+			[ "$waited" -ge 100 ] && break
+			waited=$((waited + 1))
+			sleep 0.1
+		done
+		read -r f <"$POL/scaling_cur_freq"
 		before=$why
 		why=
-		want_throttled "$pa" "$3"
-		moved=$(cat "$CDEV/cur_state" 2>&1)
-		if [ -z "$why" ] || [ "$moved" = "$pa" ] || [ "$tries" -ge 4 ]; then
+		[ "$m" -ge "$flo" ] && [ "$m" -le "$fhi" ] ||
+			why="${why}$3: scaling_max_freq '$m' after 10 s (want $flo-$fhi); "
+		[ "$f" -ge "$flo" ] && [ "$f" -le "$fhi" ] ||
+			why="${why}$3: scaling_cur_freq '$f' (want $flo-$fhi); "
+		[ -n "$why" ] || want_hw "$f"
+		read -r f2 <"$POL/scaling_cur_freq"
+		if [ -z "$why" ] || [ "$f2" = "$f" ] || [ "$tries" -ge 4 ]; then
 			why=$before$why
 			break
 		fi
 		why=$before
 		tries=$((tries + 1))
 	done
-	note "$ZNAME power_allocator at $3: cooling state $pa ($tries moves while the policy followed)"
+	note "$ZNAME power_allocator at $3: cooling state $pa, running at $f kHz ($tries retries)"
 }
 
 # The same zone under power_allocator, whose PID controller turns the
