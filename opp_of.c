@@ -94,18 +94,28 @@ static int opp_of_sort(struct device *dev, struct device_node *np,
 /*
  * The v1 table of @np in @pts (allocated here); returns the number of
  * points or an error. The v1 rules are this library's own since 2.6.37:
- * any fault is -EINVAL, two voltages for one rate included.
+ * any fault is -EINVAL, two voltages for one rate included. The node's
+ * voltage-tolerance (a percentage) widens each voltage into a range as
+ * the kernel's core computes it (unsigned long arithmetic); a tolerance
+ * that takes the range below 0 V is refused as a triplet out of order
+ * would be, where the kernel keeps a minimum that wrapped around.
  */
 static int opp_of_parse_v1(struct device *dev, struct device_node *np,
 			   struct opp **pts_out)
 {
+	unsigned long tol;
 	struct opp *pts;
 	unsigned int i, n;
-	u32 *cells;
+	u32 *cells, pct = 0;
 	int ret;
 
 	if (!of_find_property(np, "operating-points", NULL))
 		return -ENODEV;
+	ret = of_property_read_u32(np, "voltage-tolerance", &pct);
+	if (ret && ret != -EINVAL) {
+		dev_warn_ratelimited(dev, "%pOF: malformed voltage-tolerance\n", np);
+		return -EINVAL;
+	}
 	ret = of_property_count_u32_elems(np, "operating-points");
 	if (ret <= 0 || ret % 2) {
 		dev_warn_ratelimited(dev, "%pOF: malformed operating-points\n", np);
@@ -131,8 +141,16 @@ static int opp_of_parse_v1(struct device *dev, struct device_node *np,
 		}
 		pts[i].rate = (unsigned long)cells[2 * i] * 1000;
 		pts[i].u_volt = cells[2 * i + 1];
-		pts[i].u_volt_min = pts[i].u_volt;
-		pts[i].u_volt_max = pts[i].u_volt;
+		tol = pts[i].u_volt * pct / 100;
+		pts[i].u_volt_min = pts[i].u_volt - tol;
+		pts[i].u_volt_max = pts[i].u_volt + tol;
+		if (pts[i].u_volt_min > pts[i].u_volt ||
+		    pts[i].u_volt > pts[i].u_volt_max) {
+			dev_warn_ratelimited(dev, "%pOF: voltage-tolerance %u%% of %lu uV out of range\n",
+					     np, pct, pts[i].u_volt);
+			ret = -EINVAL;
+			goto fail;
+		}
 		/* Level 0, as the kernel's v1 reader leaves it, not "none". */
 		pts[i].level = 0;
 		pts[i].available = true;
@@ -831,7 +849,8 @@ static unsigned int opp_of_paths(struct device *dev, struct device_node *np,
  * read, and which has no table of its own, shares that table (see
  * opp_set_sharing_cpus()) and reads nothing.
  * Otherwise reads the node's ``operating-points`` property, a list of
- * ``<kHz microvolts>`` pairs in any order.
+ * ``<kHz microvolts>`` pairs in any order, each voltage widened into a
+ * range by the node's ``voltage-tolerance`` (a percentage, 0 if absent).
  *
  * The whole table is read first and added in one update: a concurrent
  * reader sees all of it or none, and any fault adds nothing. OPPs already
@@ -848,7 +867,8 @@ static unsigned int opp_of_paths(struct device *dev, struct device_node *np,
  * -ENOENT if no v2 OPP is left for this hardware; -EEXIST if one key has
  * two voltages in a v2 table, or an OPP conflicts with the table; -EINVAL
  * for any other fault (a v1 list empty, odd, with a frequency of 0 or too
- * large, or one rate with two voltages; an ``opp-hz`` not one rate per
+ * large, or one rate with two voltages, or a ``voltage-tolerance`` shorter
+ * than a cell or wide enough to take a range below 0 V; an ``opp-hz`` not one rate per
  * clock (one, or as many as opp_set_config() named), its first 0 or any
  * out of range, an ``opp-microvolt`` of other than one value or one
  * triplet per supply (one, or as many as opp_set_config() named) or out

@@ -854,27 +854,6 @@ static void dt_largest_khz(struct kunit *test)
 	ctx->dev->of_node = NULL;
 }
 
-/* A clock-latency property, linked into a fixture node. */
-struct dt_latency {
-	struct property prop;
-	__be32 ns;
-};
-
-/* Give @dev's node (from fixture_of_attach()) a clock-latency of @ns. */
-static void dt_add_clock_latency(struct kunit *test, struct device *dev,
-				 u32 ns)
-{
-	struct dt_latency *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
-	l->ns = cpu_to_be32(ns);
-	l->prop.name = "clock-latency";
-	l->prop.length = sizeof(l->ns);
-	l->prop.value = &l->ns;
-	l->prop.next = dev->of_node->properties;
-	dev->of_node->properties = &l->prop;
-}
-
 /*
  * A v1 device's own clock-latency is its table's clock latency, as the
  * kernel's OPP core reads it: both read the same node. (The guests'
@@ -889,7 +868,7 @@ static void dt_clock_latency(struct kunit *test)
 	int ret;
 
 	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	dt_add_clock_latency(test, ctx->dev, 300000);
+	fixture_of_add_u32(test, ctx->dev, "clock-latency", 300000);
 	ctx->other->of_node = ctx->dev->of_node;
 	ret = dev_pm_opp_of_add_table(ctx->other);
 	KUNIT_EXPECT_EQ(test, ret, 0);

@@ -121,6 +121,26 @@ static inline void fixture_of_attach(struct kunit *test, struct device *dev,
 	dev->of_node = &of->np;
 }
 
+struct fixture_of_u32 {
+	struct property prop;
+	__be32 val;
+};
+
+/* Give @dev's node (from fixture_of_attach()) a one-cell property. */
+static inline void fixture_of_add_u32(struct kunit *test, struct device *dev,
+				      const char *name, u32 val)
+{
+	struct fixture_of_u32 *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, p);
+	p->val = cpu_to_be32(val);
+	p->prop.name = (char *)name;
+	p->prop.length = sizeof(p->val);
+	p->prop.value = &p->val;
+	p->prop.next = dev->of_node->properties;
+	dev->of_node->properties = &p->prop;
+}
+
 enum fixture_how {
 	FIXTURE_CEIL,
 	FIXTURE_FLOOR,

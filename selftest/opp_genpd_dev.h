@@ -46,13 +46,14 @@ static inline void opp_genpd_dev_release(struct device *dev)
 /* A genpd's device named @name; drop it with opp_genpd_dev_put(). */
 static inline struct device *opp_genpd_dev_create(const char *name)
 {
+	size_t size = strlen(name) + 1;
 	struct opp_genpd_dev *pd;
 	int ret;
 
-	pd = kzalloc(struct_size(pd, name, strlen(name) + 1), GFP_KERNEL);
+	pd = kzalloc(struct_size(pd, name, size), GFP_KERNEL);
 	if (!pd)
 		return ERR_PTR(-ENOMEM);
-	strcpy(pd->name, name);
+	strscpy(pd->name, name, size);
 	pd->genpd.name = pd->name;
 	pd->genpd.opp_to_performance_state = opp_genpd_dev_state;
 	ret = pm_genpd_init(&pd->genpd, NULL, false);

@@ -469,9 +469,10 @@ static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p)
 
 /*
  * Compare both sides' tables of the consumer @p; the checks fail @test
- * on their own. A v1 table's voltage range (the kernel widens it by the
- * node's voltage-tolerance) is not compared: the kernel gives it only
- * through dev_pm_opp_get_supplies(), unsafe on a v1 table.
+ * on their own. A v1 table's voltage range (both widen it by the node's
+ * voltage-tolerance) is not compared: the kernel gives it only through
+ * dev_pm_opp_get_supplies(), unsafe on a v1 table without a named supply.
+ * The opp_set_rate suite compares it, the kernel's side given a supply.
  */
 static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
 				 bool v1)

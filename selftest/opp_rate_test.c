@@ -18,6 +18,7 @@
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/of.h>
+#include <linux/pm_opp.h>
 #include <linux/random.h>
 
 #include "../opp.h"
@@ -406,6 +407,101 @@ static void rate_test_concurrent(struct kunit *test)
 	KUNIT_EXPECT_NE(test, rate_need_uv(rate), 0UL);
 }
 
+/*
+ * A v1 table whose node has a voltage-tolerance (5 %): each OPP's range
+ * is the voltage widened by it, as the kernel's core reads the same node
+ * (its side gets a supply of its own, so that it gives the range), and
+ * opp_set_rate() asks the regulator for the widened range.
+ */
+static void rate_test_v1_tolerance(struct kunit *test)
+{
+	static const u32 cells[] = { 200000, 900000, 1000000, 1200000 };
+	static const char * const names[] = { "vdd", NULL };
+	const struct provider_entry up[] = {
+		{ PROVIDER_VOLT, 1200000, 1260000 }, { PROVIDER_CLK, RATE_HI },
+	};
+	struct dev_pm_opp_config kcfg = { .regulator_names = names };
+	struct rate_ctx *ctx = test->priv;
+	struct dev_pm_opp_supply theirs;
+	struct provider *kernels;
+	struct opp_supply ours;
+	struct dev_pm_opp *opp;
+	struct device *other;
+	unsigned int i;
+	int token;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 5);
+	KUNIT_ASSERT_EQ(test, provider_register(&ctx->prov, "opp-rate-test",
+						ctx->dev, RATE_LO, 900000), 0);
+	ctx->registered = true;
+	KUNIT_ASSERT_EQ(test, opp_set_config(ctx->dev, &(struct opp_config){
+		.clk = ctx->prov.clk, .supply = ctx->prov.supply }), 0);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
+
+	kernels = kunit_kzalloc(test, sizeof(*kernels), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kernels);
+	other = fixture_dev_new(test, "opp-rate-kernel", NULL);
+	other->of_node = ctx->dev->of_node;
+	if (provider_register(kernels, "opp-rate-kernel", other, RATE_LO,
+			      900000)) {
+		other->of_node = NULL;
+		put_device(other);
+		KUNIT_FAIL(test, "no provider for the kernel's side");
+		return;
+	}
+	/* The kernel's core gets the supply itself. */
+	regulator_put(kernels->supply);
+	kernels->supply = NULL;
+	token = dev_pm_opp_set_config(other, &kcfg);
+	KUNIT_EXPECT_GE(test, token, 0);
+	if (token >= 0)
+		KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(other), 0);
+	for (i = 0; token >= 0 && i < ARRAY_SIZE(cells); i += 2) {
+		unsigned long rate = cells[i] * 1000UL, uv = cells[i + 1];
+
+		if (opp_lookup_supplies(ctx->dev, rate, &ours, 1) != 1) {
+			KUNIT_FAIL(test, "no supply of ours at %lu Hz", rate);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, ours.u_volt, uv);
+		KUNIT_EXPECT_EQ(test, ours.u_volt_min, uv - uv * 5 / 100);
+		KUNIT_EXPECT_EQ(test, ours.u_volt_max, uv + uv * 5 / 100);
+		opp = dev_pm_opp_find_freq_exact(other, rate, true);
+		if (IS_ERR(opp)) {
+			KUNIT_FAIL(test, "the kernel has no OPP at %lu Hz", rate);
+			continue;
+		}
+		KUNIT_EXPECT_EQ(test, dev_pm_opp_get_supplies(opp, &theirs), 0);
+		dev_pm_opp_put(opp);
+		KUNIT_EXPECT_EQ(test, ours.u_volt_min, theirs.u_volt_min);
+		KUNIT_EXPECT_EQ(test, ours.u_volt_max, theirs.u_volt_max);
+	}
+	if (token >= 0) {
+		dev_pm_opp_remove_table(other);
+		dev_pm_opp_clear_config(token);
+	}
+	provider_unregister(kernels);
+	other->of_node = NULL;
+	put_device(other);
+
+	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, RATE_HI), 0);
+	rate_expect_log(test, 0, up, ARRAY_SIZE(up));
+	rate_expect_at(test, RATE_HI, 1200000);
+}
+
+/* A tolerance that takes a range below 0 V: refused, nothing added. */
+static void rate_test_v1_tolerance_too_wide(struct kunit *test)
+{
+	static const u32 cells[] = { 200000, 900000 };
+	struct rate_ctx *ctx = test->priv;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 101);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+}
+
 static struct kunit_case rate_cases[] = {
 	KUNIT_CASE(rate_test_order),
 	KUNIT_CASE_PARAM(rate_test_fault, rate_fault_gen_params),
@@ -415,6 +511,8 @@ static struct kunit_case rate_cases[] = {
 	KUNIT_CASE(rate_test_beyond_regulator),
 	KUNIT_CASE(rate_test_transition_latency),
 	KUNIT_CASE(rate_test_concurrent),
+	KUNIT_CASE(rate_test_v1_tolerance),
+	KUNIT_CASE(rate_test_v1_tolerance_too_wide),
 	{}
 };
 
