@@ -278,11 +278,13 @@ demo_energy_model() {
 		echo "  $d: CPUs $(cat "$d/cpus")"
 		dt_power >"$TMP/power.$c"
 		for ps in "$d"/ps:*; do
-			khz=${ps##*:}
+			echo "${ps##*:}"
+		done | sort -n >"$TMP/states.$c"
+		while read -r khz; do
 			uw=$(sed -n "s/^$khz //p" "$TMP/power.$c")
 			printf '    %8s kHz: %7s uW (device tree: %s uW)\n' \
-				"$khz" "$(cat "$ps/power")" "${uw:-none}"
-		done
+				"$khz" "$(cat "$d/ps:$khz/power")" "${uw:-none}"
+		done <"$TMP/states.$c"
 	done
 }
 
