@@ -639,7 +639,7 @@ static void corpus_test_present(struct kunit *test)
 						   &corpus.boards), 0);
 	of_node_put(root);
 	KUNIT_EXPECT_EQ(test, entries, corpus.tables);
-	/* The kernel tree's boards have hundreds of tables (issue 19). */
+	/* The kernel tree's boards have hundreds of tables (opp-corpus.py). */
 	KUNIT_EXPECT_GE(test, corpus.tables, 300U);
 }
 
