@@ -85,6 +85,11 @@ deps:
 kernel: deps
 	@scripts/build-kernel.sh >/dev/null
 
+# The kernel tree's OPP tables for the opp_of_corpus suite, built once per
+# tree (make check builds them when it needs them).
+corpus: kernel
+	@scripts/build-corpus.sh
+
 modules: $(KERNEL_DEP)
 ifneq ($(MODDIR),$(CURDIR))
 	@mkdir -p $(MODDIR)
@@ -139,4 +144,4 @@ ifneq ($(wildcard $(KDIR)/Makefile),)
 endif
 	rm -rf $(OPP_MODULES)
 
-.PHONY: all deps kernel modules install check lint run shell bench quick clean
+.PHONY: all deps kernel corpus modules install check lint run shell bench quick clean

@@ -215,18 +215,30 @@ corpus_dtc() {
 	echo "$dtc"
 }
 
-# corpus_dtb DTB: the OPP tables of every arm and arm64 board of $KVER's
-# tree, the overlay of scripts/opp-corpus.py (built once, then taken from
-# the cache), applied to DTB for the opp_of_corpus suite.
-corpus_dtb() {
-	local dtb=$1 dir tmp
+# corpus_build: build $KVER's corpus into corpus_dir, unless it is there.
+# One builder at a time per corpus: a second caller (two checks of one
+# tree, or .ci/run's background builds) waits, then finds it built.
+corpus_build() {
+	local dir
 	[ -d "$(kernel_src)/arch" ] ||
 		die "no kernel tree $(kernel_src) to take the OPP corpus from"
 	dir=$(corpus_dir)
+	mkdir -p "$OPP_CACHE/corpus"
 	# niced: on a shared host the corpus is built beside other work.
-	nice python3 "$TOP/scripts/opp-corpus.py" --src "$(kernel_src)" \
-		--out "$dir" --dtc "$(corpus_dtc)" --jobs 2 >/dev/null ||
-		die "could not build the OPP corpus of $(kernel_src)"
+	(
+		flock 8
+		nice python3 "$TOP/scripts/opp-corpus.py" --src "$(kernel_src)" \
+			--out "$dir" --dtc "$(corpus_dtc)" --jobs 2 >/dev/null
+	) 8>"$dir.lock" || die "could not build the OPP corpus of $(kernel_src)"
+}
+
+# corpus_dtb DTB: the OPP tables of every arm and arm64 board of $KVER's
+# tree, the overlay of scripts/opp-corpus.py (corpus_build), applied to
+# DTB for the opp_of_corpus suite.
+corpus_dtb() {
+	local dtb=$1 dir tmp
+	corpus_build
+	dir=$(corpus_dir)
 	tmp=$(mktemp -d)
 	if ! dtc -@ -q -I dts -O dtb -o "$tmp/corpus.dtbo" \
 		"$dir/opp_of_corpus.dtso" ||
