@@ -16,6 +16,12 @@ struct device;
 #define BENCH_Q		256
 #define BENCH_QMASK	(BENCH_Q - 1)
 
+/* Runs per figure, at most. */
+#define BENCH_MAX_RUNS	31
+
+/* The two libraries, in the order of each pair of figures. */
+enum bench_impl { OURS, MAINLINE, NR_IMPL };
+
 /* What is timed: the lookups, then the update pairs. */
 enum bench_op {
 	OP_CEIL, OP_FLOOR, OP_EXACT, NR_LOOKUPS,
@@ -50,5 +56,31 @@ unsigned long mainline_set_rates(const struct bench_ctx *c,
 				 unsigned long iters);
 int mainline_set_config(struct device *dev);
 void mainline_clear_config(int token);
+int mainline_of_add_table(struct device *dev);
+void mainline_of_remove_table(struct device *dev);
+int mainline_opp_count(struct device *dev);
+unsigned long mainline_find_ceil_addr(struct device *dev, unsigned long *freq);
+
+/* opp_bench_main.c's helpers. */
+u64 bench_median(u64 *v, unsigned int n);
+size_t bench_alloc_bytes(unsigned long *p, unsigned int n);
+
+/*
+ * The corpus rows (opp_bench_corpus.c): @tables of the corpus's @entries
+ * read by both libraries, the median time each took to read them all;
+ * of those, the @walked tables whose OPPs both find by rate, holding
+ * @opps OPPs in allocations of @bytes (0 under KASAN).
+ */
+struct bench_corpus {
+	unsigned int entries;
+	unsigned int tables;
+	unsigned int walked;
+	unsigned int opps;
+	u64 read_ns[NR_IMPL];
+	u64 bytes[NR_IMPL];
+};
+
+int bench_corpus(struct device **devs, unsigned int ndev, unsigned int runs,
+		 struct bench_corpus *c);
 
 #endif /* _OPP_BENCH_H */

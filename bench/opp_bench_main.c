@@ -76,14 +76,11 @@ static unsigned int writer_us = 200;
 module_param(writer_us, uint, 0444);
 MODULE_PARM_DESC(writer_us, "the scaling writer's sleep between toggles, in us");
 
-#define BENCH_MAX_RUNS		31
 #define BENCH_NDEV		1024
 #define BENCH_FILLER_OPPS	4
 #define BENCH_BASE_HZ		(100 * HZ_PER_MHZ)
 #define BENCH_STEP_HZ		HZ_PER_MHZ
 #define BENCH_MAX_ROWS		160
-
-enum bench_impl { OURS, MAINLINE, NR_IMPL };
 
 static const char * const op_names[NR_OPS] = {
 	[OP_CEIL] = "ceil", [OP_FLOOR] = "floor", [OP_EXACT] = "exact",
@@ -251,7 +248,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static u64 median(u64 *v, unsigned int n)
+u64 bench_median(u64 *v, unsigned int n)
 {
 	sort(v, n, sizeof(*v), cmp_u64, NULL);
 	return v[n / 2];
@@ -290,7 +287,7 @@ static u64 bench_time(bench_fn fn, const struct bench_ctx *c)
 		sort(t, runs, sizeof(*t), cmp_u64, NULL);
 		return div64_u64(t[0] * 10, iters);
 	}
-	return div64_u64(median(t, runs) * 10, iters);
+	return div64_u64(bench_median(t, runs) * 10, iters);
 }
 
 /* Table setup and teardown, the same OPPs in both libraries. */
@@ -408,18 +405,40 @@ static int cmp_ptr(const void *a, const void *b)
 }
 
 /*
+ * The bytes of the allocations at or around the @n addresses of @p (as
+ * the allocator rounds them), each allocation counted once however many
+ * of the addresses lie in it: sorted, an address less than one
+ * allocation size past the first of a group lies in the same allocation.
+ * Sorts @p.
+ */
+size_t bench_alloc_bytes(unsigned long *p, unsigned int n)
+{
+	unsigned long base = 0;
+	size_t size = 0, total = 0;
+	unsigned int i;
+
+	sort(p, n, sizeof(*p), cmp_ptr, NULL);
+	for (i = 0; i < n; i++) {
+		if (i && p[i] - base < size)
+			continue;
+		base = p[i];
+		size = bench_obj_size((void *)base);
+		total += size;
+	}
+	return total;
+}
+
+/*
  * Allocator bytes per OPP, the same way for both libraries: the size of
- * the allocation each OPP lives in (as the allocator rounds it), each
- * allocation counted once however many OPPs share it, over the OPPs.
- * OPPs are found by address: sorted, a pointer less than one allocation
- * size past the first of a group lies in the same allocation. Tenths of
+ * the allocation each OPP lives in, each allocation counted once, over
+ * the OPPs (bench_alloc_bytes()). OPPs are found by address. Tenths of
  * bytes, or 0 on failure (or under KASAN).
  */
 static u64 bench_opp_bytes(enum bench_impl impl, struct device *dev,
 			   unsigned int n)
 {
-	unsigned long *p, base = 0;
-	size_t size = 0, total = 0;
+	unsigned long *p;
+	size_t total;
 	unsigned int i;
 
 	/* ksize() of an inner pointer would trip KASAN's unpoisoning. */
@@ -445,14 +464,7 @@ static u64 bench_opp_bytes(enum bench_impl impl, struct device *dev,
 		}
 	}
 	/* The tables do not change meanwhile: the addresses stay valid. */
-	sort(p, n, sizeof(*p), cmp_ptr, NULL);
-	for (i = 0; i < n; i++) {
-		if (i && p[i] - base < size)
-			continue;
-		base = p[i];
-		size = bench_obj_size((void *)base);
-		total += size;
-	}
+	total = bench_alloc_bytes(p, n);
 	kfree(p);
 	return div_u64((u64)total * 10, n);
 }
@@ -713,7 +725,7 @@ static void bench_floor(unsigned long (*q)[BENCH_Q])
 		t[r] = ktime_get_ns() - t0;
 	}
 	bench_set(bench_row("update", "synchronize_rcu", "ns", "-"), OURS,
-		  median(t, runs) * 10);
+		  bench_median(t, runs) * 10);
 }
 
 /*
@@ -1279,9 +1291,9 @@ static int bench_scaling(unsigned long (*q)[BENCH_Q])
 					}
 					v[r] = x;
 				}
-				bench_set(row, impl, median(v, runs));
+				bench_set(row, impl, bench_median(v, runs));
 				if (wrow)
-					bench_set(wrow, impl, median(wv, runs));
+					bench_set(wrow, impl, bench_median(wv, runs));
 			}
 		}
 	}
@@ -1403,6 +1415,39 @@ static int bench_memory(void)
 	return 0;
 }
 
+/*
+ * The kernel tree's tables (opp_bench_corpus.c): the time to read them
+ * all, in microseconds, and the bytes their OPPs are allocated in, per
+ * OPP. A boot without the corpus (make bench TIER=uml: UML's tree has
+ * none) has no such rows.
+ */
+static int bench_corpus_rows(void)
+{
+	struct bench_corpus c;
+	struct bench_row *r;
+	int ret;
+
+	pr_info("the kernel tree's OPP tables\n");
+	ret = bench_corpus(devs, BENCH_NDEV, runs, &c);
+	if (ret == -ENOENT) {
+		pr_info("no %s in the device tree: no corpus rows\n", "/opp-corpus");
+		return 0;
+	}
+	if (ret)
+		return ret;
+	pr_info("corpus: %u of %u entries read by both; %u tables of %u OPPs walked by rate\n",
+		c.tables, c.entries, c.walked, c.opps);
+	r = bench_row("corpus", "of_add_table", "us", "%u", c.tables);
+	bench_set_both(r, div_u64(c.read_ns[OURS], 100),
+		       div_u64(c.read_ns[MAINLINE], 100));
+	if (c.opps)
+		bench_set_both(bench_row("memory", "corpus-opp-object", "bytes",
+					 "%u", c.opps),
+			       div_u64(c.bytes[OURS] * 10, c.opps),
+			       div_u64(c.bytes[MAINLINE] * 10, c.opps));
+	return 0;
+}
+
 static void print_tenths(struct seq_file *m, const struct bench_row *r,
 			 enum bench_impl impl)
 {
@@ -1488,6 +1533,8 @@ static int __init opp_bench_init(void)
 		ret = bench_scaling(q);
 	if (!ret)
 		ret = bench_memory();
+	if (!ret)
+		ret = bench_corpus_rows();
 	bench_put_devs();
 	if (ret)
 		goto out;

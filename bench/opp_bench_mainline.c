@@ -135,3 +135,29 @@ void mainline_clear_config(int token)
 {
 	dev_pm_opp_clear_config(token);
 }
+
+int mainline_of_add_table(struct device *dev)
+{
+	return dev_pm_opp_of_add_table(dev);
+}
+
+void mainline_of_remove_table(struct device *dev)
+{
+	dev_pm_opp_of_remove_table(dev);
+}
+
+int mainline_opp_count(struct device *dev)
+{
+	return dev_pm_opp_get_opp_count(dev);
+}
+
+/* The address of the first OPP at or above *@freq, or 0; *@freq its rate. */
+unsigned long mainline_find_ceil_addr(struct device *dev, unsigned long *freq)
+{
+	struct dev_pm_opp *opp = dev_pm_opp_find_freq_ceil(dev, freq);
+
+	if (IS_ERR(opp))
+		return 0;
+	dev_pm_opp_put(opp);
+	return (unsigned long)opp;
+}

@@ -104,7 +104,9 @@ function v(key, col) { if (!((key, col) in val)) { missing = 1; return 0 } retur
 function row(name, got, ok) {
 	printf "| %s | %s | %s |\n", name, got, ok ? "met" : "**missed**"
 }
-NR > 1 { key = $1 "," $2 "," $3; val[key, "o"] = $4; val[key, "m"] = $5 }
+# whole(GROUP,OP): the key of a row whose parameter is a count of the run.
+function whole(go) { return go "," param[go] }
+NR > 1 { key = $1 "," $2 "," $3; val[key, "o"] = $4; val[key, "m"] = $5; param[$1 "," $2] = $3 }
 END {
 	print "| target | measured | verdict |"
 	print "|---|---|---|"
@@ -170,6 +172,17 @@ END {
 	    sprintf("%s B allocated, %s B of slab pages (mainline %s / %s B + %s B debugfs)",
 		    ob, sb, v("memory,opp-object,8", "m"), v("memory,slab-per-opp,8", "m"),
 		    v("memory,debugfs-per-opp,8", "m")), ob <= 32 && sb <= 32)
+
+	if (("corpus,of_add_table") in param) {
+		k = whole("corpus,of_add_table"); o = v(k, "o"); m = v(k, "m")
+		row("reading the kernel tree'"'"'s tables no slower than the kernel'"'"'s core",
+		    sprintf("%s vs %s us for %s tables (%.2fx)", o, m, param["corpus,of_add_table"], o / m),
+		    o <= m)
+		k = whole("memory,corpus-opp-object"); o = v(k, "o"); m = v(k, "m")
+		row("their bytes allocated per OPP no more than the kernel'"'"'s",
+		    sprintf("%s vs %s B over %s OPPs", o, m, param["memory,corpus-opp-object"]),
+		    o <= m)
+	}
 
 	o = v("lookup,ceil,8", "o"); fl = v("floor,rcu+call,-", "o")
 	row("8-OPP lookup <= 3x the empty-RCU floor",

@@ -160,11 +160,12 @@ else
 	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
 	test_dtb "$dtb" "$out/board-opp.dtb"
 	dtb=$out/board-opp.dtb
-	# The kernel tree's own OPP tables, for the opp_of_corpus suite only
-	# (the KUnit modules load in check mode): every other boot is spared
-	# the larger tree, which costs each boot some 20 s of sysfs entries.
+	# The kernel tree's own OPP tables, for the opp_of_corpus suite (the
+	# KUnit modules load in check mode) and the bench's corpus rows only:
+	# every other boot is spared the larger tree, which costs each boot
+	# some 20 s of sysfs entries.
 	case "$mode: $tests " in
-	"check: opp_of_corpus_test "* | "check: "*" opp_of_corpus_test "*)
+	"check: opp_of_corpus_test "* | "check: "*" opp_of_corpus_test "* | "bench: "*)
 		corpus_dtb "$dtb" ;;
 	esac
 	# The opp_board_clock suite's oscillator: a vexpress one.
