@@ -92,9 +92,30 @@ static void corpus_remove_all(enum bench_impl impl, struct device **devs,
 }
 
 /*
+ * The first OPP of @dev's table at or above *@f in @impl (*@f its rate):
+ * its address, and in *@extra that of our OPP's extras if it has one
+ * (several supplies, bandwidth); 0 if there is none.
+ */
+static unsigned long corpus_ceil(enum bench_impl impl, struct device *dev,
+				 unsigned long *f, unsigned long *extra)
+{
+	struct opp *opp;
+
+	*extra = 0;
+	if (impl == MAINLINE)
+		return mainline_find_ceil_addr(dev, f);
+	rcu_read_lock();
+	opp = opp_find_freq_ceil(dev, f);
+	rcu_read_unlock();
+	if (IS_ERR(opp))
+		return 0;
+	*extra = (unsigned long)opp->extra;
+	return (unsigned long)opp;
+}
+
+/*
  * The addresses of the allocations that hold the OPPs of @dev's table in
- * @impl (each OPP, and our OPP's extra if it has one: several supplies,
- * bandwidth), found by a walk up its rates, in @p (at most @max); the
+ * @impl, found by a walk up its rates, appended to @p (at most @max); the
  * number of OPPs found, or -ENOSPC. The table does not change meanwhile,
  * so the addresses stay valid after the search.
  */
@@ -102,32 +123,15 @@ static int corpus_opp_addrs(enum bench_impl impl, struct device *dev,
 			    unsigned long *p, unsigned int max,
 			    unsigned int *nr)
 {
-	unsigned long f = 0, addr;
-	struct opp *opp;
+	unsigned long f, addr, extra;
 	int n = 0;
 
-	for (;; f++) {
-		if (impl == MAINLINE) {
-			addr = mainline_find_ceil_addr(dev, &f);
-			if (!addr)
-				break;
-			if (*nr == max)
-				return -ENOSPC;
-			p[(*nr)++] = addr;
-			n++;
-			continue;
-		}
-		rcu_read_lock();
-		opp = opp_find_freq_ceil(dev, &f);
-		rcu_read_unlock();
-		if (IS_ERR(opp))
-			break;
+	for (f = 0; (addr = corpus_ceil(impl, dev, &f, &extra)); f++, n++) {
 		if (*nr + 2 > max)
 			return -ENOSPC;
-		p[(*nr)++] = (unsigned long)opp;
-		if (opp->extra)
-			p[(*nr)++] = (unsigned long)opp->extra;
-		n++;
+		p[(*nr)++] = addr;
+		if (extra)
+			p[(*nr)++] = extra;
 	}
 	return n;
 }
@@ -266,7 +270,7 @@ int bench_corpus(struct device **devs, unsigned int ndev, unsigned int runs,
 		ret = corpus_opp_bytes(impl, devs, n, tab);
 		corpus_remove_all(impl, devs, n);
 	}
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < n && !ret && !IS_ENABLED(CONFIG_KASAN); i++) {
 		if (tab[i].opps[OURS] < 0 || tab[i].opps[MAINLINE] < 0)
 			continue;
 		if (tab[i].opps[OURS] != tab[i].opps[MAINLINE]) {
