@@ -210,8 +210,8 @@ class Board:
         names = None
         if several(tnode, supply_names(consumer)):
             clocks = consumer.props.get('clock-names')
-            names = (tuple(supply_names(consumer)),
-                     tuple(strings(clocks)) if clocks else ())
+            names = driver_names(tnode, supply_names(consumer),
+                                 strings(clocks) if clocks else [])
         return (genpd, icc, latency, names)
 
     def provider_facts(self, tnode):
@@ -299,6 +299,43 @@ class Board:
 
 def supply_names(node):
     return sorted(k[:-len('-supply')] for k in node.props if k.endswith('-supply'))
+
+
+def driver_names(tnode, supplies, clocks):
+    """The supply and clock names a driver of a table of several would give
+    (the tree does not say: a driver's names are in its code), fitted to
+    the table: as many supplies as its values are for, the consumer's
+    names if it has that many (a triplet per supply rather than one value
+    each where the cells allow both), and as many clocks as its opp-hz has
+    rates (none named for one: the device's clock), the consumer's
+    clock-names first; names of the form supply-N and clock-N make up the
+    rest. A table whose OPPs do not agree on a count keeps the consumer's
+    names, which both parsers then refuse alike."""
+    children = [c.props for c in tnode.available_children()]
+    counts = None
+    rates = 1
+    for props in children:
+        for name, value in props.items():
+            n = len(value) // 4
+            if name == 'opp-hz':
+                rates = max(rates, n // 2)
+            elif name.startswith('opp-microvolt'):
+                fit = {n, n // 3} if n % 3 == 0 else {n}
+                counts = fit if counts is None else counts & fit
+            elif name.startswith(('opp-microamp', 'opp-microwatt')):
+                counts = {n} if counts is None else counts & {n}
+    if counts is None:
+        counts = {1}
+    if not counts:
+        return (tuple(supplies), tuple(clocks))
+    if len(supplies) in counts:
+        nsupplies = len(supplies)
+    else:
+        nsupplies = min(counts)
+    supply = list(supplies) + ['supply-%d' % i for i in range(len(supplies), nsupplies)]
+    clock = list(clocks) + ['clock-%d' % i for i in range(len(clocks), rates)]
+    return (tuple(supply[:nsupplies] if nsupplies > 1 else ()),
+            tuple(clock[:rates] if rates > 1 else ()))
 
 
 def several(tnode, supplies):

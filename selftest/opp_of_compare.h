@@ -394,4 +394,167 @@ static inline struct of_v2_table *of_v2_tables(struct kunit *test)
 	return t;
 }
 
+/* ---- Several supplies and clocks ---- */
+
+/*
+ * A table read by every clock's rate and every supply's values, for the
+ * devices whose supplies and clocks are named (opp_of_multi, and the
+ * corpus's tables of several): the rate walk is by the first clock's,
+ * which both libraries search by. A suite may set the sizes before it
+ * includes this file.
+ */
+#ifndef OF_MULTI_MAX_OPPS
+#define OF_MULTI_MAX_OPPS	4
+#endif
+#ifndef OF_MULTI_MAX
+#define OF_MULTI_MAX		2	/* supplies, clocks */
+#endif
+
+/* What both parsers must agree on, OPP by OPP. */
+struct of_multi_opp {
+	unsigned long rate[OF_MULTI_MAX];
+	struct opp_supply supply[OF_MULTI_MAX];
+	unsigned long power;
+};
+
+struct of_multi_table {
+	int count;		/* the available OPPs */
+	int walked;		/* those the walk by the first clock found */
+	struct of_multi_opp opp[OF_MULTI_MAX_OPPS];
+	unsigned long suspend_freq;
+};
+
+/*
+ * The kernel's core takes several clocks only with a callback that sets
+ * them (config_clks_t); the comparisons never set a rate, and would be
+ * told so if one did.
+ */
+static inline int of_multi_config_clks(struct device *dev,
+				       struct opp_table *opp_table,
+				       struct dev_pm_opp *opp, void *data,
+				       bool scaling_down)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline struct of_multi_table *of_multi_tables(struct kunit *test)
+{
+	struct of_multi_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
+	return t;
+}
+
+/* This library's table of @dev, walked up by the first clock's rate. */
+static inline void of_multi_read_ours(struct kunit *test, struct device *dev,
+				      unsigned int supplies, unsigned int clks,
+				      struct of_multi_table *t)
+{
+	unsigned long f = 0;
+	struct of_multi_opp *o;
+	struct opp *opp;
+	unsigned int i;
+
+	rcu_read_lock();
+	while (t->walked < OF_MULTI_MAX_OPPS) {
+		opp = opp_find_freq_ceil(dev, &f);
+		if (IS_ERR(opp))
+			break;
+		o = &t->opp[t->walked++];
+		for (i = 0; i < clks; i++)
+			o->rate[i] = opp_get_freq_indexed(opp, i);
+		KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(opp, clks), 0);
+		KUNIT_EXPECT_EQ(test, opp_get_supplies(opp, o->supply, supplies),
+				(int)supplies);
+		o->power = opp_get_power(opp);
+		f++;
+	}
+	rcu_read_unlock();
+	t->count = fixture_count(dev);
+	t->suspend_freq = opp_get_suspend_opp_freq(dev);
+}
+
+/*
+ * The kernel's, in the same form (by index: one clock or several). Its
+ * dev_pm_opp_get_supplies() copies every supply the table has: the
+ * caller names at most OF_MULTI_MAX.
+ */
+static inline void of_multi_read_kernels(struct kunit *test,
+					 struct device *dev,
+					 unsigned int supplies,
+					 unsigned int clks,
+					 struct of_multi_table *t)
+{
+	struct dev_pm_opp_supply s[OF_MULTI_MAX];
+	struct dev_pm_opp *opp;
+	unsigned long f = 0;
+	struct of_multi_opp *o;
+	unsigned int i;
+
+	while (t->walked < OF_MULTI_MAX_OPPS) {
+		opp = dev_pm_opp_find_freq_ceil_indexed(dev, &f, 0);
+		if (IS_ERR(opp))
+			break;
+		o = &t->opp[t->walked++];
+		for (i = 0; i < clks; i++)
+			o->rate[i] = dev_pm_opp_get_freq_indexed(opp, i);
+		memset(s, 0, sizeof(s));
+		KUNIT_EXPECT_EQ(test, dev_pm_opp_get_supplies(opp, s), 0);
+		for (i = 0; i < supplies; i++) {
+			o->supply[i].u_volt = s[i].u_volt;
+			o->supply[i].u_volt_min = s[i].u_volt_min;
+			o->supply[i].u_volt_max = s[i].u_volt_max;
+			o->supply[i].u_amp = s[i].u_amp;
+			o->supply[i].u_watt = s[i].u_watt;
+		}
+		o->power = dev_pm_opp_get_power(opp);
+		dev_pm_opp_put(opp);
+		f++;
+	}
+	t->count = dev_pm_opp_get_opp_count(dev);
+	t->suspend_freq = dev_pm_opp_get_suspend_opp_freq(dev);
+}
+
+static inline void of_multi_expect_same(struct kunit *test,
+					const struct of_multi_table *a,
+					const struct of_multi_table *k,
+					unsigned int supplies,
+					unsigned int clks)
+{
+	const struct opp_supply *x, *y;
+	unsigned int i, j;
+
+	KUNIT_EXPECT_EQ(test, a->count, k->count);
+	KUNIT_EXPECT_EQ(test, a->walked, k->walked);
+	KUNIT_EXPECT_EQ(test, a->suspend_freq, k->suspend_freq);
+	for (i = 0; i < min(a->walked, k->walked); i++) {
+		for (j = 0; j < clks; j++)
+			KUNIT_EXPECT_EQ_MSG(test, a->opp[i].rate[j],
+					    k->opp[i].rate[j],
+					    "OPP %u clock %u", i, j);
+		for (j = 0; j < supplies; j++) {
+			x = &a->opp[i].supply[j];
+			y = &k->opp[i].supply[j];
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt, y->u_volt,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_min, y->u_volt_min,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_max, y->u_volt_max,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_amp, y->u_amp,
+					    "OPP %u supply %u", i, j);
+			KUNIT_EXPECT_EQ_MSG(test, x->u_watt, y->u_watt,
+					    "OPP %u supply %u", i, j);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].power, k->opp[i].power,
+				    "OPP %u", i);
+	}
+}
+
+/* Whether the walk of @t stopped at OF_MULTI_MAX_OPPS: it may have more. */
+static inline bool of_multi_full(const struct of_multi_table *t)
+{
+	return t->walked == OF_MULTI_MAX_OPPS;
+}
+
 #endif /* _OPP_OF_COMPARE_H */

@@ -20,8 +20,14 @@
  * its opp-corpus,* properties say where it came from, which entries
  * provide the tables its required-opps point into (read first, as a board
  * probes its power domains before their consumers), how to configure both
- * sides alike (a supported-hw mask, a voltage name), and which documented
- * difference it shows, if any.
+ * sides alike (a supported-hw mask, a voltage name, the names of several
+ * supplies or clocks), and which documented difference it shows, if any.
+ *
+ * A table of several supplies or clocks is read as its driver would have
+ * both read it: the supplies and clocks named (opp-corpus,regulator-names
+ * and opp-corpus,clock-names, from the board's consumer node) and got
+ * from real providers (opp_named_providers.h), then compared supply by
+ * supply and clock by clock (opp_of_compare.h's of_multi_*).
  *
  * A table agrees when both sides answer alike and everything compares
  * equal. It differs deliberately when it shows one of the rules of
@@ -35,6 +41,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/clk.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/ktime.h>
@@ -47,12 +54,16 @@
 /* The corpus's tables are larger than the opp_of_v2 suite's. */
 #define OF_V2_MAX_OPPS	128
 #define OF_V2_PATHS	4
+/* Of several supplies or clocks: a UFS controller's table has nine clocks. */
+#define OF_MULTI_MAX_OPPS	32
+#define OF_MULTI_MAX		10
 
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
 #include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
+#include "opp_named_providers.h"
 #include "opp_of_compare.h"
 
 #define CORPUS_ROOT		"/opp-corpus"
@@ -63,6 +74,14 @@
 /* The required OPPs compared per OPP. */
 #define CORPUS_MAX_REQUIRED	4
 #define CORPUS_MAX_LEVELS	4
+/* The distinct supply names of the whole corpus. */
+#define CORPUS_MAX_NAMES	16
+/*
+ * The devices of a table of several supplies or clocks: the providers
+ * map their supplies and clocks by device name.
+ */
+#define CORPUS_OURS		"opp-corpus-ours"
+#define CORPUS_KERNELS		"opp-corpus-kernels"
 
 /*
  * A documented difference (Documentation/opp.rst): the entries the
@@ -133,6 +152,7 @@ struct corpus_pair {
 struct corpus_ctx {
 	atomic_t released;
 	struct of_v2_table *t;	/* [0] ours, [1] the kernel's */
+	struct of_multi_table *multi;	/* likewise, of several */
 	struct corpus_pair pair[CORPUS_MAX_PAIRS];
 	int pairs;
 };
@@ -143,6 +163,7 @@ static int corpus_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->t = of_v2_tables(test);
+	ctx->multi = of_multi_tables(test);
 	test->priv = ctx;
 	return 0;
 }
@@ -212,14 +233,32 @@ static struct corpus_pair *corpus_pair_new(struct kunit *test,
 }
 
 /*
+ * The names of @np's @prop into @names (NULL-terminated, room for @max
+ * and the NULL): their number, 0 without the property.
+ */
+static int corpus_names(struct kunit *test, struct device_node *np,
+			const char *prop, const char **names, int max)
+{
+	int n = of_property_count_strings(np, prop);
+
+	if (n <= 0)
+		return 0;
+	KUNIT_ASSERT_LE_MSG(test, n, max, "%pOFn: %s: too many", np, prop);
+	KUNIT_ASSERT_EQ(test, of_property_read_string_array(np, prop, names, n), n);
+	names[n] = NULL;
+	return n;
+}
+
+/*
  * Configure both devices of @p alike from the entry @np: the
- * supported-hw mask and the voltage name a driver of that table would
- * give (the extractor picked them). Before the tables exist, as both
- * want it.
+ * supported-hw mask, the voltage name, and the supplies' and clocks'
+ * names a driver of that table would give (the extractor picked them).
+ * Before the tables exist, as both want it.
  */
 static void corpus_configure(struct kunit *test, struct corpus_pair *p,
 			     struct device_node *np)
 {
+	const char *supplies[OF_MULTI_MAX + 1], *clks[OF_MULTI_MAX + 1];
 	u32 hw[CORPUS_MAX_LEVELS];
 	struct dev_pm_opp_config kcfg = { };
 	struct opp_config cfg = { };
@@ -236,13 +275,24 @@ static void corpus_configure(struct kunit *test, struct corpus_pair *p,
 	}
 	of_property_read_string(np, "opp-corpus,prop-name", &name);
 	cfg.prop_name = name;
-	if (!cfg.supported_hw && !cfg.prop_name)
+	if (corpus_names(test, np, "opp-corpus,regulator-names", supplies,
+			 OF_MULTI_MAX))
+		cfg.regulator_names = supplies;
+	n = corpus_names(test, np, "opp-corpus,clock-names", clks, OF_MULTI_MAX);
+	if (n)
+		cfg.clk_names = clks;
+	if (!cfg.supported_hw && !cfg.prop_name && !cfg.regulator_names &&
+	    !cfg.clk_names)
 		return;
 	KUNIT_ASSERT_EQ(test, opp_set_config(p->ours, &cfg), 0);
 	p->configured = true;
 	kcfg.supported_hw = cfg.supported_hw;
 	kcfg.supported_hw_count = cfg.supported_hw_count;
 	kcfg.prop_name = cfg.prop_name;
+	kcfg.regulator_names = cfg.regulator_names;
+	kcfg.clk_names = cfg.clk_names;
+	if (n > 1)
+		kcfg.config_clks = of_multi_config_clks;
 	p->token = dev_pm_opp_set_config(p->kernels, &kcfg);
 	KUNIT_ASSERT_GT(test, p->token, 0);
 }
@@ -344,7 +394,9 @@ static void corpus_exit(struct kunit *test)
  * levels: this library's opp_get_required_level() and the kernel's
  * dev_pm_opp_get_required_pstate(), which gives the level from 6.12's
  * generation on (OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL) and only for a
- * power domain's table; @genpd says which entries are.
+ * power domain's table; @genpd says which entries are. The kernel's side
+ * is searched by the first clock's rate (the indexed search): its plain
+ * search WARNs on a table of several clocks.
  */
 static void corpus_expect_required(struct kunit *test, struct corpus_pair *p,
 				   int count, const bool *genpd)
@@ -362,7 +414,7 @@ static void corpus_expect_required(struct kunit *test, struct corpus_pair *p,
 			ours[i] = opp_get_required_level(opp, i);
 		rcu_read_unlock();
 		fk = f;
-		kopp = dev_pm_opp_find_freq_ceil(p->kernels, &fk);
+		kopp = dev_pm_opp_find_freq_ceil_indexed(p->kernels, &fk, 0);
 		KUNIT_EXPECT_EQ_MSG(test, IS_ERR(opp), IS_ERR(kopp), "OPP %d", n);
 		if (IS_ERR(opp) || IS_ERR(kopp)) {
 			if (!IS_ERR(kopp))
@@ -421,9 +473,12 @@ static int corpus_required_genpd(struct device_node *np, bool *genpd)
  * joins the first one's table on both sides alike, so that an OPP the
  * first disables is gone for the second too. (That a table without
  * opp-shared is a device's own is the opp_sharing suite's; reading each
- * such table twice here would double the suite's time.)
+ * such table twice here would double the suite's time.) With several
+ * clocks only the counts: the kernel's core WARNs at an OPP disabled by
+ * rate when the rate is not one clock's.
  */
-static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p)
+static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p,
+				  bool by_rate)
 {
 	struct device_node *tnp;
 	struct corpus_pair *q;
@@ -456,15 +511,17 @@ static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p)
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(p->ours, 0, &info), 0);
 	before[0] = fixture_count(q->ours);
 	before[1] = dev_pm_opp_get_opp_count(q->kernels);
+	KUNIT_EXPECT_EQ(test, before[0], before[1]);
+	corpus.shared++;
+	if (!by_rate)
+		return;
 	KUNIT_EXPECT_EQ(test, opp_disable(p->ours, info.rate), 0);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_disable(p->kernels, info.rate), 0);
 	after[0] = fixture_count(q->ours);
 	after[1] = dev_pm_opp_get_opp_count(q->kernels);
-	KUNIT_EXPECT_EQ(test, before[0], before[1]);
 	KUNIT_EXPECT_EQ_MSG(test, after[0], after[1], "after disabling %lu Hz",
 			    info.rate);
 	KUNIT_EXPECT_TRUE(test, after[0] != before[0]);
-	corpus.shared++;
 }
 
 /*
@@ -500,26 +557,42 @@ static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
 			corpus_expect_required(test, p, count, genpd);
 	}
 	if (!v1)
-		corpus_expect_sharing(test, p);
+		corpus_expect_sharing(test, p, true);
 }
 
 /*
- * Run @fn's checks on @p and say whether any failed, leaving @test
- * failed if it was or they did: KUnit keeps no count of failed checks,
- * only the case's status.
+ * Compare both sides' tables of the consumer @p of several supplies or
+ * clocks, named as its entry names them (one of each without names):
+ * every supply's values and every clock's rate of each OPP, its power,
+ * the counts and the suspend frequency; the clock latency, the levels of
+ * the required OPPs, and sharing.
  */
-static bool corpus_checks_pass(struct kunit *test, struct corpus_pair *p,
-			       bool v1)
+static void corpus_expect_several(struct kunit *test, struct corpus_pair *p)
 {
-	enum kunit_status before = READ_ONCE(test->status);
-	bool pass;
+	struct corpus_ctx *ctx = test->priv;
+	struct of_multi_table *ours = ctx->multi, *kernels = ctx->multi + 1;
+	int supplies = of_property_count_strings(p->np, "opp-corpus,regulator-names");
+	int clks = of_property_count_strings(p->np, "opp-corpus,clock-names");
+	bool genpd[CORPUS_MAX_REQUIRED];
+	int count;
 
-	WRITE_ONCE(test->status, KUNIT_SUCCESS);
-	corpus_expect_tables(test, p, v1);
-	pass = READ_ONCE(test->status) == KUNIT_SUCCESS;
-	if (before != KUNIT_SUCCESS)
-		WRITE_ONCE(test->status, before);
-	return pass;
+	supplies = max(supplies, 1);
+	clks = max(clks, 1);
+	memset(ctx->multi, 0, 2 * sizeof(*ctx->multi));
+	of_multi_read_ours(test, p->ours, supplies, clks, ours);
+	of_multi_read_kernels(test, p->kernels, supplies, clks, kernels);
+	KUNIT_EXPECT_FALSE_MSG(test, of_multi_full(ours),
+			       "more than %d OPPs: raise OF_MULTI_MAX_OPPS",
+			       OF_MULTI_MAX_OPPS);
+	of_multi_expect_same(test, ours, kernels, supplies, clks);
+	KUNIT_EXPECT_EQ(test, opp_get_max_clock_latency(p->ours),
+			dev_pm_opp_get_max_clock_latency(p->kernels));
+	if (OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL) {
+		count = corpus_required_genpd(p->np, genpd);
+		if (count)
+			corpus_expect_required(test, p, count, genpd);
+	}
+	corpus_expect_sharing(test, p, clks == 1);
 }
 
 /* The kinds of entries, one case each. */
@@ -541,6 +614,28 @@ static enum corpus_kind corpus_kind_of(struct device_node *np)
 	return CORPUS_V2;
 }
 
+/*
+ * Run the checks of @kind on @p and say whether any failed, leaving @test
+ * failed if it was or they did: KUnit keeps no count of failed checks,
+ * only the case's status.
+ */
+static bool corpus_checks_pass(struct kunit *test, struct corpus_pair *p,
+			       enum corpus_kind kind)
+{
+	enum kunit_status before = READ_ONCE(test->status);
+	bool pass;
+
+	WRITE_ONCE(test->status, KUNIT_SUCCESS);
+	if (kind == CORPUS_SEVERAL)
+		corpus_expect_several(test, p);
+	else
+		corpus_expect_tables(test, p, kind == CORPUS_V1);
+	pass = READ_ONCE(test->status) == KUNIT_SUCCESS;
+	if (before != KUNIT_SUCCESS)
+		WRITE_ONCE(test->status, before);
+	return pass;
+}
+
 /* Where an entry came from, for the messages of a difference. */
 static void corpus_report(struct kunit *test, struct device_node *np,
 			  const char *what, struct corpus_pair *p)
@@ -556,16 +651,22 @@ static void corpus_report(struct kunit *test, struct device_node *np,
 }
 
 /* One entry: read it on both sides and judge it. */
-static void corpus_entry(struct kunit *test, struct device_node *np, bool v1)
+static void corpus_entry(struct kunit *test, struct device_node *np,
+			 enum corpus_kind kind)
 {
 	struct corpus_rule *rule = corpus_rule_of(np);
 	struct corpus_ctx *ctx = test->priv;
 	struct corpus_pair *p;
 	bool differs;
 
-	if (!v1)
+	if (kind != CORPUS_V1)
 		corpus_providers(test, np, 0);
 	p = corpus_pair_new(test, np);
+	if (kind == CORPUS_SEVERAL) {
+		/* The names the providers map their supplies and clocks to. */
+		KUNIT_ASSERT_EQ(test, dev_set_name(p->ours, CORPUS_OURS), 0);
+		KUNIT_ASSERT_EQ(test, dev_set_name(p->kernels, CORPUS_KERNELS), 0);
+	}
 	corpus_configure(test, p, np);
 	corpus_read(p, rule);
 
@@ -584,7 +685,7 @@ static void corpus_entry(struct kunit *test, struct device_node *np, bool v1)
 	} else if (!p->ret_ours) {
 		ktime_t t0 = ktime_get();
 
-		differs = !corpus_checks_pass(test, p, v1);
+		differs = !corpus_checks_pass(test, p, kind);
 		corpus.ns_checks += ktime_to_ns(ktime_sub(ktime_get(), t0));
 		if (differs)
 			corpus_report(test, np, "the tables differ", p);
@@ -613,7 +714,7 @@ static void corpus_run(struct kunit *test, enum corpus_kind kind, int *count)
 	for_each_child_of_node(root, np) {
 		if (!of_node_name_prefix(np, "entry-") || corpus_kind_of(np) != kind)
 			continue;
-		corpus_entry(test, np, kind == CORPUS_V1);
+		corpus_entry(test, np, kind);
 		(*count)++;
 	}
 	of_node_put(root);
@@ -659,9 +760,9 @@ static void corpus_test_required(struct kunit *test)
 }
 
 /*
- * Several supplies or clocks: neither side reads them without the names
- * a driver gives (this library cannot take them yet), so both refuse
- * each such table alike; they are counted apart until they can be read.
+ * Several supplies or clocks, named to both sides as the entry names
+ * them; an entry whose board names fewer supplies than the table has
+ * values for is refused by both alike.
  */
 static void corpus_test_several(struct kunit *test)
 {
@@ -712,14 +813,96 @@ static struct kunit_case corpus_cases[] = {
  */
 static struct icc_stub corpus_icc;
 
-static int corpus_suite_init(struct kunit_suite *suite)
+/*
+ * The supplies and clocks of the tables of several: one rail both
+ * devices get under every supply name of the corpus, one clock both get
+ * under any name.
+ */
+static const char *corpus_supplies[CORPUS_MAX_NAMES + 1];
+static const char * const corpus_devs[] = { CORPUS_OURS, CORPUS_KERNELS, NULL };
+static struct named_rail corpus_rail;
+static struct named_clock corpus_clock;
+static struct device *corpus_owner;
+
+/* Every supply name of the corpus's entries, once, into corpus_supplies. */
+static int corpus_supply_names(void)
 {
-	return icc_stub_register(&corpus_icc, "/opp-corpus/interconnect", 0x4f5200, 1, NULL);
+	struct device_node *root = of_find_node_by_path(CORPUS_ROOT), *np;
+	struct property *prop;
+	const char *name;
+	int n = 0, i;
+
+	memset(corpus_supplies, 0, sizeof(corpus_supplies));
+	if (!root)
+		return 0;	/* corpus_test_present() says so */
+	for_each_child_of_node(root, np) {
+		of_property_for_each_string(np, "opp-corpus,regulator-names", prop, name) {
+			for (i = 0; i < n && strcmp(corpus_supplies[i], name); i++)
+				;
+			if (i < n)
+				continue;
+			if (n == CORPUS_MAX_NAMES) {
+				of_node_put(np);
+				of_node_put(root);
+				pr_err("opp_of_corpus: more than %d supply names\n",
+				       CORPUS_MAX_NAMES);
+				return -E2BIG;
+			}
+			corpus_supplies[n++] = name;
+		}
+	}
+	of_node_put(root);
+	return n;
 }
 
 static void corpus_suite_exit(struct kunit_suite *suite)
 {
+	/* The configurations' puts leave device links to remove first. */
+	device_link_wait_removal();
+	named_rail_unregister(&corpus_rail);
+	named_clock_unregister(&corpus_clock);
+	if (!IS_ERR_OR_NULL(corpus_owner))
+		root_device_unregister(corpus_owner);
+	corpus_owner = NULL;
 	icc_stub_unregister(&corpus_icc);
+}
+
+/* The providers of the tables of several supplies or clocks. */
+static int corpus_named_register(void)
+{
+	int n, ret;
+
+	/* Without a module link: KUnit runs before the module's sysfs. */
+	corpus_owner = __root_device_register("opp-corpus-providers", NULL);
+	if (IS_ERR(corpus_owner))
+		return PTR_ERR(corpus_owner);
+	n = corpus_supply_names();
+	if (n < 0)
+		return n;
+	/* Any voltage a board's table holds is within the rail's range. */
+	if (n) {
+		ret = named_rail_register(&corpus_rail, corpus_owner, "opp-corpus-rail",
+					  0, 5000000, corpus_supplies, corpus_devs);
+		if (ret)
+			return ret;
+	}
+	return named_clock_register(&corpus_clock, "opp-corpus-clock",
+				    100000000, NULL, corpus_devs);
+}
+
+static int corpus_suite_init(struct kunit_suite *suite)
+{
+	int ret;
+
+	ret = icc_stub_register(&corpus_icc, "/opp-corpus/interconnect", 0x4f5200, 1, NULL);
+	if (ret)
+		return ret;
+	ret = corpus_named_register();
+	if (ret) {
+		pr_err("opp_of_corpus: supply and clock providers: %d\n", ret);
+		corpus_suite_exit(suite);
+	}
+	return ret;
 }
 
 static struct kunit_suite corpus_suite = {

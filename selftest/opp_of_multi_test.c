@@ -15,162 +15,47 @@
 
 #include <kunit/test.h>
 #include <linux/clk.h>
-#include <linux/clk-provider.h>
-#include <linux/clkdev.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/of.h>
 #include <linux/pm_opp.h>
 #include <linux/rcupdate.h>
 #include <linux/regulator/consumer.h>
-#include <linux/regulator/driver.h>
-#include <linux/regulator/machine.h>
+
+/* The compared tables' sizes (opp_of_compare.h): two supplies, clocks. */
+#define OF_MULTI_MAX_OPPS	4
+#define OF_MULTI_MAX		2
 
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
+#include "opp_named_providers.h"
+#include "opp_of_compare.h"
 
 #define MULTI_ROOT	"/opp-of-v2"
 #define MULTI_OURS	"opp-of-multi-ours"
 #define MULTI_KERNELS	"opp-of-multi-kernel"
-#define MULTI_MAX_OPPS	4
-#define MULTI_MAX	2	/* supplies, clocks */
+#define MULTI_MAX	OF_MULTI_MAX
 #define MULTI_UV_MIN	500000
 
-/* ---- The providers: two rails, two clocks ---- */
+/* ---- The providers: two rails, two clocks (opp_named_providers.h) ---- */
 
-struct multi_rail {
-	const char *name;	/* the supply name both devices get it by */
+static const char * const multi_devs[] = { MULTI_OURS, MULTI_KERNELS, NULL };
+
+/* Rail i and clock i: the rail's one supply name (NULL-terminated). */
+static const struct {
+	const char * const supply[2];
 	int uv_max;
-	struct regulator_desc desc;
-	struct regulator_init_data init;
-	struct regulator_consumer_supply map[2];
-	struct regulator_dev *rdev;
-	int uv;
-};
-
-struct multi_clock {
-	const char *name;	/* the connection id both devices get it by */
-	struct clk_hw hw;
-	struct clk_lookup *lookup[2];
-	bool registered;
+	const char *clock;
 	unsigned long rate;
+} multi_providers[MULTI_MAX] = {
+	{ { "core" }, 1400000, "opp-multi-core", 100000000 },
+	{ { "mem" }, 1200000, "opp-multi-bus", 50000000 },
 };
 
-static struct multi_rail multi_rails[MULTI_MAX] = {
-	{ .name = "core", .uv_max = 1400000 },
-	{ .name = "mem", .uv_max = 1200000 },
-};
-
-static struct multi_clock multi_clocks[MULTI_MAX] = {
-	{ .name = "core", .rate = 100000000 },
-	{ .name = "bus", .rate = 50000000 },
-};
-
+static struct named_rail multi_rails[MULTI_MAX];
+static struct named_clock multi_clocks[MULTI_MAX];
 static struct device *multi_owner;
-
-static int multi_rail_set(struct regulator_dev *rdev, int min_uv, int max_uv,
-			  unsigned int *selector)
-{
-	struct multi_rail *r = rdev_get_drvdata(rdev);
-
-	WRITE_ONCE(r->uv, min_uv);
-	return 0;
-}
-
-static int multi_rail_get(struct regulator_dev *rdev)
-{
-	struct multi_rail *r = rdev_get_drvdata(rdev);
-
-	return READ_ONCE(r->uv);
-}
-
-static const struct regulator_ops multi_rail_ops = {
-	.set_voltage = multi_rail_set,
-	.get_voltage = multi_rail_get,
-};
-
-static unsigned long multi_clk_recalc(struct clk_hw *hw, unsigned long parent)
-{
-	return READ_ONCE(container_of(hw, struct multi_clock, hw)->rate);
-}
-
-static long multi_clk_round(struct clk_hw *hw, unsigned long rate,
-			    unsigned long *parent)
-{
-	return rate;
-}
-
-static int multi_clk_set(struct clk_hw *hw, unsigned long rate,
-			 unsigned long parent)
-{
-	WRITE_ONCE(container_of(hw, struct multi_clock, hw)->rate, rate);
-	return 0;
-}
-
-static const struct clk_ops multi_clk_ops = {
-	.recalc_rate = multi_clk_recalc,
-	.round_rate = multi_clk_round,
-	.set_rate = multi_clk_set,
-};
-
-static int multi_rail_register(struct multi_rail *r)
-{
-	struct regulator_config rcfg = {
-		.dev = multi_owner,
-		.init_data = &r->init,
-		.driver_data = r,
-	};
-
-	r->uv = MULTI_UV_MIN;
-	r->map[0] = (struct regulator_consumer_supply)
-		REGULATOR_SUPPLY(r->name, MULTI_OURS);
-	r->map[1] = (struct regulator_consumer_supply)
-		REGULATOR_SUPPLY(r->name, MULTI_KERNELS);
-	/* Positional: the framework's field names are in camel case. */
-	r->init.constraints = (struct regulation_constraints){
-		NULL, MULTI_UV_MIN, r->uv_max,
-	};
-	r->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
-	r->init.num_consumer_supplies = ARRAY_SIZE(r->map);
-	r->init.consumer_supplies = r->map;
-	r->desc.name = r->name;
-	r->desc.type = REGULATOR_VOLTAGE;
-	r->desc.owner = THIS_MODULE;
-	r->desc.ops = &multi_rail_ops;
-	r->desc.continuous_voltage_range = true;
-	r->rdev = regulator_register(multi_owner, &r->desc, &rcfg);
-	return PTR_ERR_OR_ZERO(r->rdev);
-}
-
-static int multi_clock_register(struct multi_clock *c)
-{
-	char name[32];
-	struct clk_init_data init = { .name = name, .ops = &multi_clk_ops };
-	int ret;
-
-	snprintf(name, sizeof(name), "opp-multi-%s", c->name);
-	c->hw.init = &init;
-	ret = clk_hw_register(NULL, &c->hw);
-	if (ret)
-		return ret;
-	c->registered = true;
-	c->lookup[0] = clkdev_hw_create(&c->hw, c->name, "%s", MULTI_OURS);
-	c->lookup[1] = clkdev_hw_create(&c->hw, c->name, "%s", MULTI_KERNELS);
-	return c->lookup[0] && c->lookup[1] ? 0 : -ENOMEM;
-}
-
-static void multi_clock_unregister(struct multi_clock *c)
-{
-	if (c->lookup[0])
-		clkdev_drop(c->lookup[0]);
-	if (c->lookup[1])
-		clkdev_drop(c->lookup[1]);
-	clk_hw_unregister(&c->hw);
-	c->lookup[0] = NULL;
-	c->lookup[1] = NULL;
-	c->registered = false;
-}
 
 static void multi_suite_exit(struct kunit_suite *suite)
 {
@@ -179,16 +64,16 @@ static void multi_suite_exit(struct kunit_suite *suite)
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
 	for (i = 0; i < MULTI_MAX; i++) {
-		if (!IS_ERR_OR_NULL(multi_rails[i].rdev))
-			regulator_unregister(multi_rails[i].rdev);
-		multi_rails[i].rdev = NULL;
-		if (multi_clocks[i].registered)
-			multi_clock_unregister(&multi_clocks[i]);
+		named_rail_unregister(&multi_rails[i]);
+		named_clock_unregister(&multi_clocks[i]);
 	}
 	if (!IS_ERR_OR_NULL(multi_owner))
 		root_device_unregister(multi_owner);
 	multi_owner = NULL;
 }
+
+static const char * const multi_supply_names[] = { "core", "mem", NULL };
+static const char * const multi_clk_names[] = { "core", "bus", NULL };
 
 static int multi_suite_init(struct kunit_suite *suite)
 {
@@ -199,9 +84,16 @@ static int multi_suite_init(struct kunit_suite *suite)
 	if (IS_ERR(multi_owner))
 		return PTR_ERR(multi_owner);
 	for (i = 0; i < MULTI_MAX; i++) {
-		ret = multi_rail_register(&multi_rails[i]);
+		ret = named_rail_register(&multi_rails[i], multi_owner,
+					  multi_providers[i].supply[0],
+					  MULTI_UV_MIN, multi_providers[i].uv_max,
+					  multi_providers[i].supply, multi_devs);
 		if (!ret)
-			ret = multi_clock_register(&multi_clocks[i]);
+			ret = named_clock_register(&multi_clocks[i],
+						   multi_providers[i].clock,
+						   multi_providers[i].rate,
+						   multi_clk_names[i],
+						   multi_devs);
 		if (ret) {
 			pr_err("opp_of_multi: provider %d: %d\n", i, ret);
 			multi_suite_exit(suite);
@@ -269,17 +161,6 @@ static void multi_attach(struct kunit *test, const char *name)
 	ctx->kernels->of_node = ctx->np;
 }
 
-/* The kernel's core programs several clocks only through a callback. */
-static int multi_config_clks(struct device *dev, struct opp_table *opp_table,
-			     struct dev_pm_opp *opp, void *data,
-			     bool scaling_down)
-{
-	return 0;
-}
-
-static const char * const multi_supply_names[] = { "core", "mem", NULL };
-static const char * const multi_clk_names[] = { "core", "bus", NULL };
-
 /*
  * Name @supplies supplies and @clks clocks (0: none) to both parsers, as a
  * driver would: opp_set_config() here, dev_pm_opp_set_config() there.
@@ -305,132 +186,11 @@ static void multi_configure(struct kunit *test, unsigned int supplies,
 		ours.clk_names = clk;
 		kernels.clk_names = clk;
 		if (clks > 1)
-			kernels.config_clks = multi_config_clks;
+			kernels.config_clks = of_multi_config_clks;
 	}
 	KUNIT_ASSERT_EQ(test, opp_set_config(ctx->ours, &ours), 0);
 	ctx->token = dev_pm_opp_set_config(ctx->kernels, &kernels);
 	KUNIT_ASSERT_GE(test, ctx->token, 0);
-}
-
-/* What both parsers must agree on, OPP by OPP. */
-struct multi_opp {
-	unsigned long rate[MULTI_MAX];
-	struct opp_supply supply[MULTI_MAX];
-	unsigned long power;
-	bool suspend;
-};
-
-struct multi_table {
-	int count;		/* the available OPPs */
-	int walked;		/* those the walk by the first clock found */
-	struct multi_opp opp[MULTI_MAX_OPPS];
-	unsigned long suspend_freq;
-};
-
-static struct multi_table *multi_tables(struct kunit *test)
-{
-	struct multi_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
-	return t;
-}
-
-/* This library's table of @dev, walked up by the first clock's rate. */
-static void multi_read_ours(struct kunit *test, struct device *dev,
-			    unsigned int supplies, unsigned int clks,
-			    struct multi_table *t)
-{
-	unsigned long f = 0;
-	struct multi_opp *o;
-	struct opp *opp;
-	unsigned int i;
-
-	rcu_read_lock();
-	while (t->walked < MULTI_MAX_OPPS) {
-		opp = opp_find_freq_ceil(dev, &f);
-		if (IS_ERR(opp))
-			break;
-		o = &t->opp[t->walked++];
-		for (i = 0; i < clks; i++)
-			o->rate[i] = opp_get_freq_indexed(opp, i);
-		KUNIT_EXPECT_EQ(test, opp_get_freq_indexed(opp, clks), 0);
-		KUNIT_EXPECT_EQ(test, opp_get_supplies(opp, o->supply, supplies),
-				(int)supplies);
-		o->power = opp_get_power(opp);
-		f++;
-	}
-	rcu_read_unlock();
-	t->count = fixture_count(dev);
-	t->suspend_freq = opp_get_suspend_opp_freq(dev);
-}
-
-/* The kernel's, in the same form (by index: one clock or several). */
-static void multi_read_kernels(struct kunit *test, struct device *dev,
-			       unsigned int supplies, unsigned int clks,
-			       struct multi_table *t)
-{
-	struct dev_pm_opp_supply s[MULTI_MAX];
-	struct dev_pm_opp *opp;
-	unsigned long f = 0;
-	struct multi_opp *o;
-	unsigned int i;
-
-	while (t->walked < MULTI_MAX_OPPS) {
-		opp = dev_pm_opp_find_freq_ceil_indexed(dev, &f, 0);
-		if (IS_ERR(opp))
-			break;
-		o = &t->opp[t->walked++];
-		for (i = 0; i < clks; i++)
-			o->rate[i] = dev_pm_opp_get_freq_indexed(opp, i);
-		memset(s, 0, sizeof(s));
-		KUNIT_EXPECT_EQ(test, dev_pm_opp_get_supplies(opp, s), 0);
-		for (i = 0; i < supplies; i++) {
-			o->supply[i].u_volt = s[i].u_volt;
-			o->supply[i].u_volt_min = s[i].u_volt_min;
-			o->supply[i].u_volt_max = s[i].u_volt_max;
-			o->supply[i].u_amp = s[i].u_amp;
-			o->supply[i].u_watt = s[i].u_watt;
-		}
-		o->power = dev_pm_opp_get_power(opp);
-		dev_pm_opp_put(opp);
-		f++;
-	}
-	t->count = dev_pm_opp_get_opp_count(dev);
-	t->suspend_freq = dev_pm_opp_get_suspend_opp_freq(dev);
-}
-
-static void multi_expect_same(struct kunit *test, const struct multi_table *a,
-			      const struct multi_table *k,
-			      unsigned int supplies, unsigned int clks)
-{
-	const struct opp_supply *x, *y;
-	unsigned int i, j;
-
-	KUNIT_EXPECT_EQ(test, a->count, k->count);
-	KUNIT_EXPECT_EQ(test, a->walked, k->walked);
-	KUNIT_EXPECT_EQ(test, a->suspend_freq, k->suspend_freq);
-	for (i = 0; i < min(a->walked, k->walked); i++) {
-		for (j = 0; j < clks; j++)
-			KUNIT_EXPECT_EQ_MSG(test, a->opp[i].rate[j],
-					    k->opp[i].rate[j],
-					    "OPP %u clock %u", i, j);
-		for (j = 0; j < supplies; j++) {
-			x = &a->opp[i].supply[j];
-			y = &k->opp[i].supply[j];
-			KUNIT_EXPECT_EQ_MSG(test, x->u_volt, y->u_volt,
-					    "OPP %u supply %u", i, j);
-			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_min, y->u_volt_min,
-					    "OPP %u supply %u", i, j);
-			KUNIT_EXPECT_EQ_MSG(test, x->u_volt_max, y->u_volt_max,
-					    "OPP %u supply %u", i, j);
-			KUNIT_EXPECT_EQ_MSG(test, x->u_amp, y->u_amp,
-					    "OPP %u supply %u", i, j);
-			KUNIT_EXPECT_EQ_MSG(test, x->u_watt, y->u_watt,
-					    "OPP %u supply %u", i, j);
-		}
-		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].power, k->opp[i].power,
-				    "OPP %u", i);
-	}
 }
 
 /* ---- Tables both read alike ---- */
@@ -465,7 +225,7 @@ static void multi_test_matches_kernel(struct kunit *test)
 {
 	const struct multi_good *g = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct multi_table *ours = multi_tables(test), *kernels = ours + 1;
+	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
 	/* The supplies and clocks compared: at least the first of each. */
 	unsigned int supplies = max(g->supplies, 1U), clks = max(g->clks, 1U);
 
@@ -473,11 +233,11 @@ static void multi_test_matches_kernel(struct kunit *test)
 	multi_configure(test, g->supplies, g->clks);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	multi_read_ours(test, ctx->ours, supplies, clks, ours);
-	multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+	of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
+	of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
 	KUNIT_EXPECT_EQ(test, ours->count, g->count);
 	KUNIT_EXPECT_EQ(test, ours->walked, g->walked);
-	multi_expect_same(test, ours, kernels, supplies, clks);
+	of_multi_expect_same(test, ours, kernels, supplies, clks);
 }
 
 /* ---- Malformed for the names given ---- */
@@ -517,7 +277,7 @@ static void multi_test_malformed(struct kunit *test)
 {
 	const struct multi_bad *b = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct multi_table *ours = multi_tables(test), *kernels = ours + 1;
+	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
 	unsigned int supplies = max(b->supplies, 1U), clks = max(b->clks, 1U);
 	struct opp_info info;
 
@@ -528,9 +288,9 @@ static void multi_test_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	if (!b->err) {
 		/* Read as the kernel reads it (6.2 on): compare it. */
-		multi_read_ours(test, ctx->ours, supplies, clks, ours);
-		multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
-		multi_expect_same(test, ours, kernels, supplies, clks);
+		of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
+		of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+		of_multi_expect_same(test, ours, kernels, supplies, clks);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
@@ -689,8 +449,8 @@ static void multi_test_config(struct kunit *test)
 static void multi_test_named_set_rate(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
-	struct multi_rail *core = &multi_rails[0];
-	struct multi_clock *clk = &multi_clocks[0];
+	struct named_rail *core = &multi_rails[0];
+	struct named_clock *clk = &multi_clocks[0];
 
 	multi_attach(test, "multi-one");
 	multi_configure(test, 1, 1);
