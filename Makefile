@@ -21,56 +21,36 @@
 # host: make bench TIER=uml). Kernel builds live in OPP_CACHE, never here.
 
 KVER ?= 6.1
-# ARCH, kbuild's own variable, picks the guest when TIER is not given:
-# make check ARCH=arm64 is the arm64 KCSAN guest. Given on the command
-# line, ARCH also reaches every sub-make and kbuild: KBUILD_ARGS below
-# names the right one for each tier.
-ifeq ($(TIER),)
-TIER := $(if $(filter arm64,$(ARCH)),arm64,$(if $(filter um,$(ARCH)),uml,arm))
-endif
-ifneq ($(filter-out arm arm64 uml,$(TIER)),)
-$(error unknown TIER '$(TIER)' (arm, arm64 or uml))
-endif
-ifneq ($(ARCH),)
-ifneq ($(ARCH),$(if $(filter uml,$(TIER)),um,$(TIER)))
-$(error ARCH=$(ARCH) and TIER=$(TIER) name different guests)
-endif
-endif
-# The arm64 guest has one kernel: the KCSAN one.
-ifeq ($(TIER),arm64)
-FLAVOUR ?= kcsan
-else
-FLAVOUR ?= debug
-endif
 OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
 # Where module builds for other kernels than the ARM debug one go; two
 # checkouts building at once each need their own.
 OPP_MODULES ?= $(OPP_CACHE)/modules
-export KVER FLAVOUR TIER OPP_CACHE OPP_MODULES
 
+# The guest (TIER: arm, arm64 or uml; without one, kbuild's ARCH picks it:
+# make check ARCH=arm64 is the arm64 KCSAN guest), its FLAVOUR, its kernel
+# build (KDIR) and where its modules are built (MODDIR: here for the ARM
+# debug kernel, a copy of the sources of their own for any other, so that
+# the objects here stay those of make check): scripts/common.sh computes
+# them, for the scripts and for this file alike (scripts/make-vars.sh).
+# Given on the command line, ARCH also reaches every sub-make and kbuild:
+# KBUILD_ARGS names the right one for the tier. With a KDIR of its own
+# (make modules KDIR=...), the build is that tree's, for its own ARCH.
+OPP_FACTS := $(shell KVER='$(KVER)' TIER='$(TIER)' ARCH='$(ARCH)' \
+	FLAVOUR='$(FLAVOUR)' OPP_CACHE='$(OPP_CACHE)' \
+	OPP_MODULES='$(OPP_MODULES)' scripts/make-vars.sh)
+ifeq ($(filter TIER=%,$(OPP_FACTS)),)
+$(error no guest for TIER='$(TIER)' ARCH='$(ARCH)' (arm, arm64 or uml))
+endif
+$(foreach fact,$(filter TIER=% FLAVOUR=%,$(OPP_FACTS)),$(eval $(fact)))
 ifeq ($(KDIR),)
+$(foreach fact,$(filter-out TIER=% FLAVOUR=%,$(OPP_FACTS)),$(eval $(fact)))
+KBUILD_ARGS := ARCH=$(KBUILD_ARCH) CROSS_COMPILE=$(KBUILD_CROSS_COMPILE)
 ifeq ($(TIER),uml)
-KDIR := $(OPP_CACHE)/build/$(KVER)-uml-$(FLAVOUR)
-KBUILD_ARGS := ARCH=um SUBARCH=x86_64
-else ifeq ($(TIER),arm64)
-KDIR := $(OPP_CACHE)/build/$(KVER)-arm64-$(FLAVOUR)
-KBUILD_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
-else
-KDIR := $(OPP_CACHE)/build/$(KVER)-$(FLAVOUR)
-KBUILD_ARGS := ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf-
+KBUILD_ARGS += SUBARCH=x86_64
 endif
 KERNEL_DEP := kernel
-# kbuild writes its objects next to the sources. Modules for any other
-# kernel than the ARM debug one are built in a copy of the sources of
-# their own, so that the objects here stay those of make check and
-# switching kernels rebuilds nothing needlessly. scripts/common.sh
-# (module_dir) names the same directory.
-ifneq ($(filter uml arm64,$(TIER)),)
-MODDIR := $(OPP_MODULES)/$(KVER)-$(TIER)-$(FLAVOUR)
-else ifneq ($(FLAVOUR),debug)
-MODDIR := $(OPP_MODULES)/$(KVER)-$(FLAVOUR)
 endif
-endif
+export KVER FLAVOUR TIER OPP_CACHE OPP_MODULES
 MODDIR ?= $(CURDIR)
 # The sources only: an in-tree build's kbuild outputs (modpost's *.mod.c,
 # in the format of the kernel it ran for) must not reach another

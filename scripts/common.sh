@@ -25,6 +25,12 @@ kernel_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make "$@"; }
 # ARCH=arm64), or uml, User-Mode Linux run as a process of this x86_64
 # host (make quick, the fast loop; the bench at native speed). Without a
 # TIER, kbuild's ARCH picks it: arm64 for arm64, uml for um, else arm.
+if [ -n "${TIER:-}" ] && [ -n "${ARCH:-}" ]; then
+	case "$TIER:$ARCH" in
+	arm:arm|arm64:arm64|uml:um) ;;
+	*) die "ARCH=$ARCH and TIER=$TIER name different guests" ;;
+	esac
+fi
 if [ -z "${TIER:-}" ]; then
 	case "${ARCH:-arm}" in
 	arm64) TIER=arm64 ;;
@@ -112,10 +118,6 @@ kernel_image() {
 	uml) echo "$(kernel_build)/linux" ;;
 	esac
 }
-# Where the modules for $TIER and $FLAVOUR are built (the Makefile's
-# MODDIR): this tree for the ARM debug kernel (make check), a copy of the
-# sources of their own for any other kernel, so that the objects here stay
-# those of make check and switching rebuilds nothing needlessly.
 # manifest_tests [MANIFEST]: the "test" modules of MANIFEST (default
 # selftest/manifest) that $TIER runs, in the manifest's order, once each.
 manifest_tests() {
@@ -149,6 +151,10 @@ module_built() {
 	grep -qE "(^|/)selftest/$1\.k?o$" "$(module_dir)/modules.order"
 }
 
+# Where the modules for $TIER and $FLAVOUR are built (the Makefile's
+# MODDIR): this tree for the ARM debug kernel (make check), a copy of the
+# sources of their own for any other kernel, so that the objects here stay
+# those of make check and switching rebuilds nothing needlessly.
 module_dir() {
 	if [ "$TIER" = arm ] && [ "$FLAVOUR" = debug ]; then
 		echo "$TOP"
