@@ -13,7 +13,9 @@
 # demo and the cpufreq scenario: UML has no cpufreq). The kernel runs as a
 # process of this host: its console (fd 1) goes to DIR/console.log, the
 # guest's report to DIR/channel.log through the serial line ttyS0 (fd 3),
-# which /init finds in OPP_CHAN. UML is one CPU without preemption.
+# which /init finds in OPP_CHAN; what the run is meant to do goes to
+# DIR/intent (write_intent, for the verdict). UML is one CPU without
+# preemption.
 #
 # A guest still running at --timeout, or (--stall-dump SEC) one that has
 # printed nothing on its console or channel for SEC seconds, is taken for
@@ -65,6 +67,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 : >"$out/console.log"
 : >"$out/channel.log"
+# UML runs no user-space scenario (they need the board's cpufreq).
+write_intent "$out" "mode=$mode" "tests=$tests" "test_args=$test_args" \
+	"scenarios=" "torture_seconds=$torture_seconds" "lifecycle=$lifecycle"
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 test_dtb - "$out/tables.dtb"
