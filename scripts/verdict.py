@@ -326,6 +326,7 @@ def judge_channel(channel, tally):
     report = Report()
     leaks = None
     for line in channel:
+        # A field the line lacks reads as empty, as in awk.
         w = words(line) + ["", "", ""]
         # A suite's line may come in the middle of kmemleak's report.
         if line.startswith("suite "):
@@ -533,12 +534,13 @@ def console_excerpt(console, path):
 def main():
     ap = argparse.ArgumentParser(allow_abbrev=False,
                                  description="Judge a guest run.")
-    ap.add_argument("--tests", help="the run's modules instead of the "
-                    "intent's")
-    ap.add_argument("--manifest", help="instead of selftest/manifest")
-    ap.add_argument("--skip-ok", default="",
-                    help="SUITE.CASE... whose skip this run excuses")
-    ap.add_argument("dir", help="the run directory")
+    ap.add_argument("--tests", metavar='"MOD..."',
+                    help="the run's modules, instead of the intent's")
+    ap.add_argument("--manifest", metavar="FILE",
+                    help="instead of selftest/manifest")
+    ap.add_argument("--skip-ok", metavar='"S.C..."', default="",
+                    help="the cases whose skip this run excuses")
+    ap.add_argument("dir", metavar="DIR", help="the run directory")
     args = ap.parse_args()
     sys.stdout.reconfigure(errors="surrogateescape")
 
