@@ -170,6 +170,8 @@ def common_facts(intent):
     them for the kernel the run booted."""
     env = dict(os.environ, KVER=intent["kver"], TIER=intent["tier"],
                FLAVOUR=intent["flavour"])
+    # The run's tier names its guest; the caller's ARCH names the caller's.
+    env.pop("ARCH", None)
     got = subprocess.run(["bash", "-c", '. "$1" && echo "$TOP" && kernel_src',
                           "verdict", os.path.join(SCRIPTS, "common.sh")],
                          env=env, stdout=subprocess.PIPE, text=True)
