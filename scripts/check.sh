@@ -107,7 +107,7 @@ if [ "$self_check_only" = 0 ]; then
 		"${main_args[@]}" --seed "$seed"
 	# The one case that needs Tiny RCU (one CPU: make quick) skips on
 	# these SMP guests, which run its two-CPU form (remove_under_reader).
-	out=$("$TOP/scripts/verdict.sh" \
+	out=$("$TOP/scripts/verdict.py" \
 		--skip-ok "opp_lookup.remove_frees_after_grace_period" \
 		"$runs/check") || true
 	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
@@ -134,7 +134,7 @@ canary() {
 
 # judge [VERDICT ARGS...] DIR: a verdict that must fail.
 judge() {
-	if verdict=$("$TOP/scripts/verdict.sh" "$@"); then
+	if verdict=$("$TOP/scripts/verdict.py" "$@"); then
 		verdict="(the verdict passed)"
 	fi
 }

@@ -106,6 +106,20 @@ kernel_key() {
 	echo "$KVER-$pkgver-$(tier_name)$FLAVOUR-$hash"
 }
 
+# write_intent DIR NAME=VALUE...: what the run in DIR is meant to do, and
+# the kernel it boots (kver, tier, flavour), in DIR/intent, one NAME=VALUE a
+# line, written before the boot. The guest reads its part on its kernel
+# command line; the verdict (scripts/verdict.py) reads this file, not the
+# console, which a guest that dies early never fills.
+write_intent() {
+	local dir=$1 kv
+	shift
+	for kv in "$@" "kver=$KVER" "tier=$TIER" "flavour=$FLAVOUR"; do
+		[[ $kv != *$'\n'* ]] || die "a line of the run's intent has a newline: $kv"
+		echo "$kv"
+	done >"$dir/intent"
+}
+
 # "" for the ARM tier (its names predate the tiers), "uml-" for UML.
 tier_name() { [ "$TIER" = arm ] || echo "$TIER-"; }
 kernel_src() { echo "$OPP_CACHE/src/linux-source-$KVER"; }

@@ -4,7 +4,7 @@
 # debug kernel and the modules for it, boots UML once with every KUnit
 # suite of selftest/ (the canary aside; the torture last, for
 # QUICK_TORTURE_SECONDS, 10 by default), a few load/unload cycles and the
-# kmemleak scan, and judges the run with verdict.sh. QUICK_TESTS="MOD..."
+# kmemleak scan, and judges the run with verdict.py. QUICK_TESTS="MOD..."
 # loads those test modules instead. Native speed, one CPU
 # without preemption: the interleavings of the ARM guest's 4 CPUs are not
 # there, nor PREEMPT and DEBUG_ATOMIC_SLEEP. make check stays the gate.
@@ -39,7 +39,7 @@ status=0
 # while an updater runs; an OPP added while a cpufreq table is copied): one
 # CPU without preemption cannot have both, and they skip; the ARM guest
 # (make check) runs them.
-"$TOP/scripts/verdict.sh" --skip-ok "opp_lookup.remove_under_reader \
+"$TOP/scripts/verdict.py" --skip-ok "opp_lookup.remove_under_reader \
 opp_lookup.update_under_reader opp_cpufreq.opp_test_cpufreq_table_grew" \
 	"$out" || status=$?
 
@@ -53,7 +53,7 @@ if [ "${QUICK_SELF_CHECK:-1}" != 0 ]; then
 	rm -rf "$hung"
 	"$TOP/scripts/run-uml.sh" --mode check --out "$hung" --tests opp_canary \
 		--test-args "hang=600" --timeout "${QUICK_HANG_TIMEOUT:-40}" || true
-	verdict=$("$TOP/scripts/verdict.sh" "$hung" 2>&1) || true
+	verdict=$("$TOP/scripts/verdict.py" "$hung" 2>&1) || true
 	why=
 	sed -n '/^# the guest: sysrq w/,/^# the guest: sysrq d/p' "$hung/stacks.log" 2>/dev/null |
 		grep -q 'opp_canary_exit' ||

@@ -41,7 +41,8 @@
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a line of its own
 # (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
-# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log. In check,
+# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log, what the
+# run is meant to do to DIR/intent (write_intent, for the verdict). In check,
 # demo and bench modes QEMU is stopped as soon as the report is complete,
 # before the board's power-off path can print its own noise.
 set -euo pipefail
@@ -93,6 +94,9 @@ zimage=$(kernel_image)
 mkdir -p "$out"
 : >"$out/console.log"
 : >"$out/channel.log"
+write_intent "$out" "mode=$mode" "tests=$tests" "test_args=$test_args" \
+	"scenarios=$scenarios" "torture_seconds=$torture_seconds" \
+	"lifecycle=$lifecycle" "seed=$seed" "append=$extra_append"
 case "$TIER" in
 arm)
 	# Since 6.5 the ARM dts live in one directory per vendor.

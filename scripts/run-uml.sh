@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the User-Mode Linux guest (TIER=uml) with the modules built for it:
 # the same initramfs and /init as the QEMU guest, judged by the same
-# verdict.sh.
+# verdict.py.
 #
 #   run-uml.sh [--mode check|bench|shell] [--out DIR] [--timeout SEC]
 #              [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
@@ -13,7 +13,9 @@
 # demo and the cpufreq scenario: UML has no cpufreq). The kernel runs as a
 # process of this host: its console (fd 1) goes to DIR/console.log, the
 # guest's report to DIR/channel.log through the serial line ttyS0 (fd 3),
-# which /init finds in OPP_CHAN. UML is one CPU without preemption.
+# which /init finds in OPP_CHAN; what the run is meant to do goes to
+# DIR/intent (write_intent, for the verdict). UML is one CPU without
+# preemption.
 #
 # A guest still running at --timeout, or (--stall-dump SEC) one that has
 # printed nothing on its console or channel for SEC seconds, is taken for
@@ -65,6 +67,9 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 : >"$out/console.log"
 : >"$out/channel.log"
+# UML runs no user-space scenario (they need the board's cpufreq).
+write_intent "$out" "mode=$mode" "tests=$tests" "test_args=$test_args" \
+	"scenarios=" "torture_seconds=$torture_seconds" "lifecycle=$lifecycle"
 
 "$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
 test_dtb - "$out/tables.dtb"
@@ -206,7 +211,7 @@ log "guest ran for $(($(date +%s) - start)) s"
 # The socket's directory, unless it is the run's own.
 [ "$udir" = "$out/uml" ] || rm -rf "$udir"
 
-# The run is judged from /init's "opp-guest: start" on (verdict.sh reads
+# The run is judged from /init's "opp-guest: start" on (verdict.py reads
 # console.log); the kernel's boot up to there, /init's first forks
 # included, goes to boot.log. The reason: UML 6.1 walks a process's VMAs
 # without the mmap lock when it forks (force_flush_all()), which PROVE_RCU
@@ -216,12 +221,10 @@ log "guest ran for $(($(date +%s) - start)) s"
 if grep -q '^opp-guest: start' "$out/console.log"; then
 	mv "$out/console.log" "$out/console.full"
 	sed '/^opp-guest: start/q' "$out/console.full" >"$out/boot.log"
-	# The verdict reads what the run was meant to do from the kernel
-	# command line, and wants kmemleak's start: the two lines of the boot
-	# that console.log keeps.
+	# The verdict wants kmemleak's start: the one line of the boot that
+	# console.log keeps.
 	{
-		grep -E 'Kernel command line: |Kernel memory leak detector initialized' \
-			"$out/console.full" || true
+		grep 'Kernel memory leak detector initialized' "$out/console.full" || true
 		sed -n '/^opp-guest: start/,$p' "$out/console.full"
 	} >"$out/console.log"
 	rm "$out/console.full"
