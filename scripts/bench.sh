@@ -49,11 +49,9 @@ host_info() {
 # Where the figures come from, for the plots and the recorded files.
 if [ "$TIER" = uml ]; then
 	name=bench-uml
-	runner=run-uml.sh
 	where="User-Mode Linux on x86-64, native speed, 1 CPU"
 else
 	name=bench
-	runner=run-qemu.sh
 	where="QEMU TCG: compare the lines, not the ns"
 fi
 
@@ -70,7 +68,7 @@ else
 	echo "opp-bench-info,tier,$TIER" >>"$out/host.log"
 	args=()
 	[ -n "${OPP_BENCH_ARGS:-}" ] && args=(--test-args "$OPP_BENCH_ARGS")
-	"$TOP/scripts/$runner" --mode bench --out "$out" --timeout 600 \
+	"$TOP/scripts/run-qemu.sh" --mode bench --out "$out" --timeout 600 \
 		"${args[@]}"
 	host_info after >>"$out/host.log"
 fi

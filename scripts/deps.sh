@@ -16,7 +16,7 @@ pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
 # The arm64 guest's cross compiler (qemu-system-aarch64 comes with
 # qemu-system-arm).
 [ "$TIER" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu)
-# A stuck UML guest's host-side backtrace (run-uml.sh, stacks.log).
+# A stuck UML guest's host-side backtrace (run-qemu.sh, stacks.log).
 [ "$TIER" = uml ] && pkgs+=(gdb)
 [ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
 

@@ -9,7 +9,7 @@
 # without preemption: the interleavings of the ARM guest's 4 CPUs are not
 # there, nor PREEMPT and DEBUG_ATOMIC_SLEEP. make check stays the gate.
 # Then one self-check of its own: a guest hung on purpose must leave every
-# task's stack behind (run-uml.sh's stacks.log), with the hung task in it;
+# task's stack behind (run-qemu.sh's stacks.log), with the hung task in it;
 # QUICK_SELF_CHECK=0 leaves it out.
 set -euo pipefail
 export TIER=uml FLAVOUR=debug
@@ -31,7 +31,7 @@ read -ra suites <<<"${QUICK_TESTS:-$RUN_TESTS}"
 
 out=$OPP_RUNS/quick
 rm -rf "$out"
-"$TOP/scripts/run-uml.sh" --mode check --out "$out" --tests "${suites[*]}" \
+"$TOP/scripts/run-qemu.sh" --mode check --out "$out" --tests "${suites[*]}" \
 	--torture-seconds "${QUICK_TORTURE_SECONDS:-10}" --lifecycle 5 \
 	--timeout 120
 status=0
@@ -51,7 +51,7 @@ if [ "${QUICK_SELF_CHECK:-1}" != 0 ]; then
 	log "self-check: a hung guest leaves its stacks"
 	hung=$OPP_RUNS/quick-hang
 	rm -rf "$hung"
-	"$TOP/scripts/run-uml.sh" --mode check --out "$hung" --tests opp_canary \
+	"$TOP/scripts/run-qemu.sh" --mode check --out "$hung" --tests opp_canary \
 		--test-args "hang=600" --timeout "${QUICK_HANG_TIMEOUT:-40}" || true
 	verdict=$("$TOP/scripts/verdict.py" "$hung" 2>&1) || true
 	why=

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Boot the guest of $TIER with the modules built for $FLAVOUR: the
-# vexpress-a9 board (arm), or the virt board with a Cortex-A57 (arm64).
+# Boot the guest of $TIER with the modules built for it: QEMU's vexpress-a9
+# board (arm), QEMU's virt board with a Cortex-A57 (arm64), or User-Mode
+# Linux, a process of this x86_64 host (uml). One runner for the three:
+# what differs is one function per tier (*_setup, *_boot, *_wait,
+# *_finish); the options, the intent, the kernel command line and the
+# wait for the guest's report are shared.
 #
 #   run-qemu.sh [--mode check|demo|bench|shell] [--out DIR] [--timeout SEC]
 #               [--tests "MOD..."] [--test-args "PARAM=VALUE..."]
 #               [--scenarios "NAME..."] [--torture-seconds SEC]
 #               [--lifecycle CYCLES] [--seed N] [--append "PARAM=VALUE..."]
+#               [--stall-dump SEC]
 #
 # --tests: the KUnit modules the guest loads in check mode, in order
 # (default: the manifest's for this tier);
@@ -14,7 +19,8 @@
 # --append: more kernel parameters (the harness self-check boots with
 # kmemleak=off, for one).
 # --scenarios: user-space scenarios the guest runs in check mode after the
-# KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq".
+# KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq"; not on
+# UML, which has no cpufreq.
 # --torture-seconds: how long opp_torture runs (the timeout grows by it).
 # --lifecycle: load/unload cycles of the library under a consumer, after
 # the scenarios (the timeout grows by 10 s a cycle).
@@ -24,27 +30,40 @@
 # --timeout: seconds before the host gives up on the guest (default
 # $OPP_QEMU_TIMEOUT, else 300, plus 600 a scenario: the cpufreq one alone
 # runs for 230 s on an idle host); the report then ends with a timeout line.
-#
-# The guest boots on a copy of the board's device tree whose CPU nodes
-# point at two clusters' operating-points-v2 tables (cluster_dtb), the
-# OPPs that the cpufreq sample reads through the library and that the
-# cpufreq scenario reads back from /sys/firmware/devicetree, and which
-# carries the opp_of_v2 and
-# opp_set_rate suites' tables (test_dtb), the OPP tables of every board
-# of the kernel tree when opp_of_corpus_test runs (corpus_dtb) and, on
-# vexpress, the node that points the opp_board_clock suite at a board
-# oscillator (board_clock_dtb).
-# OPP_DTB=FILE boots on FILE instead. The vexpress tree comes from the
-# kernel build; QEMU makes the virt board's itself, and dumps it (-machine
-# dumpdtb) for the same machine options as the boot.
+# --stall-dump (UML): a guest that has printed nothing on its console or
+# channel for SEC seconds is taken for stuck.
 #
 # The console goes to DIR/console.log (and to the terminal for demo and
 # shell), the guest's report to DIR/channel.log through a line of its own
 # (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
-# a virtio console, hvc0), QEMU's own messages to DIR/qemu.log, what the
-# run is meant to do to DIR/intent (write_intent, for the verdict). In check,
-# demo and bench modes QEMU is stopped as soon as the report is complete,
-# before the board's power-off path can print its own noise.
+# a virtio console, hvc0; UML: the serial line ttyS0 on fd 3), QEMU's own
+# messages to DIR/qemu.log, what the run is meant to do to DIR/intent
+# (write_intent, for the verdict). In check, demo and bench modes the
+# guest is stopped as soon as the report is complete, before the board's
+# power-off path can print its own noise.
+#
+# The QEMU guests boot on a copy of the board's device tree whose CPU
+# nodes point at two clusters' operating-points-v2 tables (cluster_dtb),
+# the OPPs that the cpufreq sample reads through the library and that the
+# cpufreq scenario reads back from /sys/firmware/devicetree, and which
+# carries the opp_of_v2 and opp_set_rate suites' tables (test_dtb), the
+# OPP tables of every board of the kernel tree when opp_of_corpus_test
+# runs (corpus_dtb) and, on vexpress, the node that points the
+# opp_board_clock suite at a board oscillator (board_clock_dtb).
+# OPP_DTB=FILE boots on FILE instead. The vexpress tree comes from the
+# kernel build; QEMU makes the virt board's itself, and dumps it (-machine
+# dumpdtb) for the same machine options as the boot. UML has no board: its
+# tree holds the suites' tables alone.
+#
+# A UML guest still running at --timeout, or stalled (--stall-dump), leaves
+# its stacks in DIR/stacks.log before it is killed: as the guest sees them
+# (sysrq w and d, asked through UML's management console, CONFIG_MCONSOLE:
+# scripts/uml-mconsole.py) and as the host sees it (ps -L samples of the
+# UML processes' threads; gdb's backtrace of the UML kernel process when
+# gdb is installed), since a guest that no longer takes its interrupts
+# cannot answer the first. The console socket is UML_DIR/opp/mconsole,
+# UML_DIR being DIR/uml (or a shorter temporary directory when DIR is too
+# long a path for a socket).
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -60,6 +79,7 @@ torture_seconds=
 lifecycle=
 seed=
 extra_append=
+stall_dump=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--mode) mode=$2; shift 2 ;;
@@ -72,6 +92,7 @@ while [ $# -gt 0 ]; do
 	--lifecycle) lifecycle=$2; shift 2 ;;
 	--seed) seed=$2; shift 2 ;;
 	--append) extra_append=$2; shift 2 ;;
+	--stall-dump) stall_dump=$2; shift 2 ;;
 	*) die "unknown argument $1" ;;
 	esac
 done
@@ -79,26 +100,59 @@ done
 # runs on this tier.
 [ "$tests_given" = 1 ] || tests=$(manifest_tests | tr '\n' ' ')
 tests=${tests% }
-case "$mode" in check|demo|bench|shell) ;; *) die "unknown mode $mode" ;; esac
+case "$TIER:$mode" in
+*:check|*:bench|*:shell|arm:demo|arm64:demo) ;;
+*) die "no $mode mode on the $TIER guest" ;;
+esac
+[ "$TIER" != uml ] || [ -z "$scenarios" ] ||
+	die "the UML guest runs no scenario (it has no cpufreq): $scenarios"
+[ "$TIER" = uml ] || [ -z "$stall_dump" ] ||
+	die "--stall-dump is the UML guest's (its management console)"
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	seed=$((seed % 1000000 + 1))
 fi
 [[ $seed =~ ^[1-9][0-9]{0,8}$ ]] ||
 	die "--seed wants a number from 1 to 999999999, not '$seed'"
+if [ -z "$timeout" ]; then
+	timeout=${OPP_QEMU_TIMEOUT:-300}
+	for _ in $scenarios; do
+		timeout=$((timeout + 600))
+	done
+fi
 
-build=$(kernel_build)
-zimage=$(kernel_image)
-[ -f "$zimage" ] || die "no kernel in $build (run scripts/build-kernel.sh)"
+kernel=$(kernel_image)
+[ -f "$kernel" ] || die "no kernel in $(kernel_build) (run TIER=$TIER scripts/build-kernel.sh)"
 [ -n "$out" ] || out=$(mktemp -d)
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 : >"$out/console.log"
 : >"$out/channel.log"
 write_intent "$out" "mode=$mode" "tests=$tests" "test_args=$test_args" \
 	"scenarios=$scenarios" "torture_seconds=$torture_seconds" \
 	"lifecycle=$lifecycle" "seed=$seed" "append=$extra_append"
-case "$TIER" in
-arm)
+
+# What /init reads of the run, and what every guest's kernel is told: each
+# a kernel parameter, a value with spaces in quotes for the kernel's parser.
+params=(panic_on_warn=1 "OPP_MODE=$mode" "OPP_TESTS=\"$tests\""
+	"OPP_TEST_ARGS=\"$test_args\"" "OPP_SCENARIOS=\"$scenarios\""
+	"OPP_SEED=$seed")
+if [ -n "$torture_seconds" ]; then
+	# The guest hands it to opp_torture only; the run lasts that much longer.
+	params+=("OPP_TORTURE_SECONDS=$torture_seconds")
+	timeout=$((timeout + torture_seconds))
+fi
+if [ -n "$lifecycle" ]; then
+	# Load/unload cycles of the library and a consumer, after the suites.
+	params+=("OPP_LIFECYCLE=$lifecycle")
+	timeout=$((timeout + 10 * lifecycle))
+fi
+
+# ---- QEMU: arm and arm64 ----
+
+qemu_setup_arm() {
+	local build
+	build=$(kernel_build)
 	# Since 6.5 the ARM dts live in one directory per vendor.
 	dtb=$build/arch/arm/boot/dts/arm/vexpress-v2p-ca9.dtb
 	[ -f "$dtb" ] || dtb=$build/arch/arm/boot/dts/vexpress-v2p-ca9.dtb
@@ -107,10 +161,12 @@ arm)
 	# it: without one named, QEMU probes the host's sound systems and
 	# prints a line for each one it lacks.
 	devices=(-audiodev "none,id=nosound" -global pl041.audiodev=nosound)
-	chan_dev=
-	board_append=
-	;;
-arm64)
+	# The report channel: the board's second serial line, after the
+	# console's.
+	chan_serial=(-serial "file:$out/channel.log")
+}
+
+qemu_setup_arm64() {
 	# No network: the board would bring a PCI NIC and look for its ROM.
 	board=(qemu-system-aarch64 -M virt -cpu cortex-a57 -smp 4 -m 512 -nic none)
 	dtb=$out/virt.dtb
@@ -120,7 +176,8 @@ arm64)
 	devices=(-device virtio-serial-device
 		 -chardev "file,id=chan,path=$out/channel.log"
 		 -device "virtconsole,chardev=chan")
-	chan_dev=/dev/hvc0
+	chan_serial=()
+	params+=(OPP_CHAN=/dev/hvc0)
 	# KCSAN_STRICT forces the watcher of races between a task and an
 	# interrupt on the same CPU on (Kconfig offers no way off), and the
 	# 6.1 kernel's own tick code then panics a boot within minutes:
@@ -129,7 +186,7 @@ arm64)
 	# interrupt that interrupted it. Races between CPUs, the torture's
 	# interrupt-context lookups against updaters on other CPUs included,
 	# are still watched.
-	board_append=" kcsan.interrupt_watcher=0"
+	params+=(kcsan.interrupt_watcher=0)
 	# Functions of the 6.1 kernel whose own races KCSAN_STRICT reports,
 	# between CPUs, whatever runs: /init puts them on KCSAN's report
 	# filter, which drops a report only if the top frame of one of its
@@ -151,16 +208,15 @@ arm64)
 	#   writes the next one: "data-race in vring_interrupt", "race at
 	#   unknown origin" (the device's store is not instrumented), seen
 	#   once in a canary boot as /init began to write the channel.
-	board_append+=" OPP_KCSAN_FILTER=\"hrtimer_active osq_unlock vring_interrupt\""
-	;;
-*) die "run-qemu.sh boots the arm and arm64 guests, not $TIER" ;;
-esac
+	params+=("OPP_KCSAN_FILTER=\"hrtimer_active osq_unlock vring_interrupt\"")
+}
 
-"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
-
-if [ -n "${OPP_DTB:-}" ]; then
-	dtb=$OPP_DTB
-else
+# The board's device tree with the OPP tables the run needs (see the top).
+qemu_dtb() {
+	if [ -n "${OPP_DTB:-}" ]; then
+		dtb=$OPP_DTB
+		return
+	fi
 	[ -f "$dtb" ] || die "no device tree $dtb in the kernel build"
 	test_dtb "$dtb" "$out/board-opp.dtb"
 	dtb=$out/board-opp.dtb
@@ -182,68 +238,229 @@ else
 		fdtget "$dtb" "/cpus/cpu@$cpu" operating-points-v2 >/dev/null 2>&1 ||
 			die "cpu@$cpu of $dtb has no operating-points-v2 table"
 	done
-fi
+}
 
-if [ -z "$timeout" ]; then
-	timeout=${OPP_QEMU_TIMEOUT:-300}
-	for _ in $scenarios; do
-		timeout=$((timeout + 600))
-	done
-fi
-append="console=ttyAMA0 panic=-1 panic_on_warn=1$board_append OPP_MODE=$mode"
-[ -n "$chan_dev" ] && append+=" OPP_CHAN=$chan_dev"
-append+=" OPP_TESTS=\"$tests\" OPP_TEST_ARGS=\"$test_args\""
-append+=" OPP_SCENARIOS=\"$scenarios\" OPP_SEED=$seed"
-if [ -n "$torture_seconds" ]; then
-	# The guest hands it to opp_torture only; the run lasts that much longer.
-	append+=" OPP_TORTURE_SECONDS=$torture_seconds"
-	timeout=$((timeout + torture_seconds))
-fi
-if [ -n "$lifecycle" ]; then
-	# Load/unload cycles of the library and a consumer, after the suites.
-	append+=" OPP_LIFECYCLE=$lifecycle"
-	timeout=$((timeout + 10 * lifecycle))
-fi
-[ -n "$extra_append" ] && append+=" $extra_append"
-qemu=("${board[@]}" -no-reboot
-      -kernel "$zimage" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
-      -append "$append" -display none -monitor none "${devices[@]}")
-# The report channel's serial line (vexpress), after the console's.
-chan_serial=()
-[ -n "$chan_dev" ] || chan_serial=(-serial "file:$out/channel.log")
+qemu_setup() {
+	"qemu_setup_$TIER"
+	qemu_dtb
+	local append
+	append="console=ttyAMA0 panic=-1 ${params[*]}"
+	[ -n "$extra_append" ] && append+=" $extra_append"
+	qemu=("${board[@]}" -no-reboot
+	      -kernel "$kernel" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
+	      -append "$append" -display none -monitor none "${devices[@]}")
+}
 
-if [ "$mode" = shell ]; then
+qemu_shell() {
 	exec "${qemu[@]}" -serial mon:stdio "${chan_serial[@]}"
-fi
+}
 
-log "booting the guest ($mode, seed $seed), results in $out"
-start=$(date +%s)
 # QEMU's own messages (its "terminating on signal" when stopped, too) go
 # to DIR/qemu.log, shown only when the guest's report is incomplete.
-"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
-	2>"$out/qemu.log" &
-qpid=$!
-[ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$qpid &
-while kill -0 "$qpid" 2>/dev/null; do
-	if grep -q '^opp-verdict-end' "$out/channel.log"; then
-		# The verdict judges the console up to the guest's end marker.
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			grep -q 'opp-guest: done' "$out/console.log" && break
-			sleep 0.5
+qemu_boot() {
+	"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
+		2>"$out/qemu.log" &
+	gpid=$!
+	[ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$gpid &
+	return 0
+}
+
+# The report is complete: the verdict judges the console up to the
+# guest's end marker, which follows it within moments.
+qemu_wait_end() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		grep -q 'opp-guest: done' "$out/console.log" && break
+		sleep 0.5
+	done
+}
+
+qemu_timeout() { :; }
+
+qemu_finish() {
+	kill "$gpid" 2>/dev/null || true
+	wait 2>/dev/null || true
+	log "guest ran for $(($(date +%s) - start)) s"
+	if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
+		log "QEMU said ($out/qemu.log):"
+		cat "$out/qemu.log" >&2
+	fi
+}
+
+# ---- User-Mode Linux ----
+
+uml_setup() {
+	test_dtb - "$out/tables.dtb"
+	# The management console's socket, UML_DIR/opp/mconsole, must fit in
+	# a socket's path (107 bytes; "/opp/mconsole" is 13).
+	udir=$out/uml
+	if [ $((${#udir} + 13)) -gt 107 ]; then
+		udir=$(mktemp -d /tmp/opp-uml.XXXXXX)
+	else
+		rm -rf "$udir"
+		mkdir -p "$udir"
+	fi
+	mconsole=$udir/opp/mconsole
+	# UML joins its arguments into the kernel command line.
+	uml=("$kernel" mem=512M "initrd=$out/initramfs.cpio.gz"
+	     "dtb=$out/tables.dtb" rdinit=/init "uml_dir=$udir" umid=opp
+	     con=null ssl=null "ssl0=null,fd:3" OPP_CHAN=/dev/ttyS0
+	     OPP_NO_RCU_STALL=1 "${params[@]}")
+	[ -n "$extra_append" ] && uml+=("$extra_append")
+	# A panicking UML dumps core: not here.
+	ulimit -c 0
+	# UML keeps its memory in a file under TMPDIR: the run's own directory.
+	export TMPDIR=$out
+}
+
+uml_shell() {
+	exec "${uml[@]}" "con0=fd:0,fd:1" 3>>"$out/channel.log"
+}
+
+# Its own session and process group: UML's helper processes go with it.
+uml_boot() {
+	setsid "${uml[@]}" "con0=null,fd:1" </dev/null \
+		>"$out/console.log" 2>&1 3>"$out/channel.log" &
+	gpid=$!
+}
+
+# /init powers off by itself within seconds of its report.
+uml_wait_end() {
+	for _ in $(seq 20); do
+		kill -0 "$gpid" 2>/dev/null || break
+		sleep 0.5
+	done
+}
+
+# console_quiet: wait (10 s at most) until the guest's console has not
+# grown for a second.
+console_quiet() {
+	local n=0 size was=-1
+	while [ "$n" -lt 10 ]; do
+		size=$(stat -c %s "$out/console.log")
+		[ "$size" = "$was" ] && return 0
+		was=$size
+		n=$((n + 1))
+		sleep 1
+	done
+}
+
+# uml_timeout WHY: where the guest is stuck, in $out/stacks.log (see the
+# top of this file), while it still runs. The guest's reports are taken
+# from its console, which has them whole (scripts/uml-mconsole.py).
+# w shows the blocked tasks, d the locks held (lockdep). Not t: asked from
+# the management console's interrupt, 6.1's debug UML trips lockdep
+# (DEBUG_LOCKS_WARN_ON(lockdep_hardirq_context())) on the first workqueue
+# task it shows, which panics the guest (panic_on_warn). Not p: UML has
+# no registers for that interrupt (all zero). Where a task spins, the
+# CPU is the UML process's own: gdb's backtrace shows it.
+uml_timeout() {
+	local k i at reply
+	log "$1: every task's stack to $out/stacks.log"
+	{
+		echo "# $1"
+		for k in w d; do
+			echo
+			echo "# the guest: sysrq $k (management console $mconsole)"
+			at=$(stat -c %s "$out/console.log")
+			if reply=$(python3 "$TOP/scripts/uml-mconsole.py" \
+				--timeout 10 "$mconsole" "sysrq $k"); then
+				console_quiet
+				tail -c +$((at + 1)) "$out/console.log"
+			else
+				echo "$reply"
+				echo "# (no answer, or an error: a guest that no longer takes its interrupts cannot answer)"
+			fi
 		done
+		echo
+		echo "# the host: the threads of the UML processes (session $gpid), 3 samples 1 s apart"
+		for i in 1 2 3; do
+			[ "$i" = 1 ] || sleep 1
+			date +%T
+			ps -L -s "$gpid" -o pid,lwp,ppid,stat,pcpu,cputime,wchan:24,comm || true
+		done
+		echo
+		if command -v gdb >/dev/null; then
+			echo "# the host: gdb, thread apply all bt, UML kernel process $gpid"
+			timeout 120 gdb -p "$gpid" -batch -nx -ex 'thread apply all bt' </dev/null 2>&1 ||
+				echo "# (gdb failed or took more than 120 s)"
+		else
+			echo "# the host: no gdb installed, no backtrace of the UML process"
+		fi
+	} >"$out/stacks.log" 2>&1
+}
+
+# The run is judged from /init's "opp-guest: start" on (verdict.py reads
+# console.log); the kernel's boot up to there, /init's first forks
+# included, goes to boot.log. The reason: UML 6.1 walks a process's VMAs
+# without the mmap lock when it forks (force_flush_all()), which PROVE_RCU
+# reports as two "suspicious RCU usage" warnings at the first fork, in
+# every boot, before any module of ours is loaded. A boot splat is still
+# shown here, never counted.
+uml_finish() {
+	local n
+	kill -KILL -- "-$gpid" 2>/dev/null || true
+	wait 2>/dev/null || true
+	log "guest ran for $(($(date +%s) - start)) s"
+	# The socket's directory, unless it is the run's own.
+	[ "$udir" = "$out/uml" ] || rm -rf "$udir"
+	grep -q '^opp-guest: start' "$out/console.log" || return 0
+	mv "$out/console.log" "$out/console.full"
+	sed '/^opp-guest: start/q' "$out/console.full" >"$out/boot.log"
+	# The verdict wants kmemleak's start: the one line of the boot that
+	# console.log keeps.
+	{
+		grep 'Kernel memory leak detector initialized' "$out/console.full" || true
+		sed -n '/^opp-guest: start/,$p' "$out/console.full"
+	} >"$out/console.log"
+	rm "$out/console.full"
+	n=$(grep -cE 'BUG:|WARNING:|Oops' "$out/boot.log" || true)
+	[ "$n" -eq 0 ] ||
+		log "the kernel's boot printed $n warnings, not judged (see $out/boot.log)"
+}
+
+# ---- The run ----
+
+# The two QEMU boards share their functions past the setup.
+case "$TIER" in
+arm|arm64) runner=qemu ;;
+uml) runner=uml ;;
+esac
+
+"$TOP/scripts/mkinitramfs.sh" "$out/initramfs.cpio.gz"
+"${runner}_setup"
+[ "$mode" = shell ] && "${runner}_shell"
+
+log "booting the $TIER guest ($mode, seed $seed), results in $out"
+start=$(date +%s)
+"${runner}_boot"
+# The guest's last output (for --stall-dump): its two logs' sizes, and
+# when they changed.
+said=
+said_at=$start
+while kill -0 "$gpid" 2>/dev/null; do
+	if grep -q '^opp-verdict-end' "$out/channel.log"; then
+		"${runner}_wait_end"
 		break
 	fi
-	if [ $(($(date +%s) - start)) -ge "$timeout" ]; then
+	now=$(date +%s)
+	if [ $((now - start)) -ge "$timeout" ]; then
 		log "timeout after $timeout s"
+		"${runner}_timeout" "timeout after $timeout s"
 		echo "opp-harness: timeout after $timeout s" >>"$out/channel.log"
 		break
 	fi
+	if [ -n "$stall_dump" ]; then
+		sizes=$(stat -c %s "$out/console.log" "$out/channel.log" | paste -sd ' ')
+		if [ "$sizes" != "$said" ]; then
+			said=$sizes
+			said_at=$now
+		elif [ $((now - said_at)) -ge "$stall_dump" ]; then
+			"${runner}_timeout" "stalled: nothing printed for $stall_dump s"
+			echo "opp-harness: timeout: the guest printed nothing for $stall_dump s" \
+				>>"$out/channel.log"
+			break
+		fi
+	fi
 	sleep 0.5
 done
-kill "$qpid" 2>/dev/null || true
-wait 2>/dev/null || true
-log "guest ran for $(($(date +%s) - start)) s"
-if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
-	log "QEMU said ($out/qemu.log):"
-	cat "$out/qemu.log" >&2
-fi
+"${runner}_finish"

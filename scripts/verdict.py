@@ -5,8 +5,8 @@
 #   verdict.py [--tests "MOD..."] [--manifest FILE] [--skip-ok "S.C..."] DIR
 #
 # What the run was meant to do is in DIR/intent, written by the runner
-# (run-qemu.sh, run-uml.sh) before it booted the guest: its mode, test
-# modules, scenarios and load/unload cycles, and the kernel it booted
+# (run-qemu.sh) before it booted the guest: its mode, test modules,
+# scenarios and load/unload cycles, and the kernel it booted
 # (KVER, TIER, FLAVOUR), whose tree scripts/common.sh finds. A directory
 # without one is not a run of this harness. --tests replaces the intent's
 # modules. What the run must show is in the manifest (selftest/manifest):
@@ -40,8 +40,8 @@
 # the console around what went wrong.
 #
 # A run the harness stopped at its timeout fails "guest finished"; when the
-# harness left every task's stack in DIR/stacks.log (run-uml.sh), the line
-# says so.
+# harness left every task's stack in DIR/stacks.log (a UML guest), the
+# line says so.
 #
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
