@@ -33,8 +33,8 @@
 # --stall-dump (UML): a guest that has printed nothing on its console or
 # channel for SEC seconds is taken for stuck.
 #
-# The console goes to DIR/console.log (and to the terminal for demo and
-# shell), the guest's report to DIR/channel.log through a line of its own
+# The console goes to DIR/console.log (and to the terminal: for shell
+# whole, for demo from /init on), the guest's report to DIR/channel.log through a line of its own
 # (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
 # a virtio console, hvc0; UML: the serial line ttyS0 on fd 3), QEMU's own
 # messages to DIR/qemu.log, what the run is meant to do to DIR/intent
@@ -261,8 +261,12 @@ qemu_boot() {
 	"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
 		2>"$out/qemu.log" &
 	gpid=$!
-	[ "$mode" = demo ] && tail -n +1 -f "$out/console.log" --pid=$gpid &
-	return 0
+	# demo: the story as it happens, from /init on; the kernel's boot log
+	# stays in console.log (run.sh shows its tail when the run fails).
+	if [ "$mode" = demo ]; then
+		tail -n +1 -f "$out/console.log" --pid=$gpid |
+			sed -u -n '/^opp-guest: start/,$p' &
+	fi
 }
 
 # The report is complete: the verdict judges the console up to the

@@ -4,8 +4,10 @@
 #   run.sh --mode demo|shell
 # demo: the guest loads the library and its demo consumer (opp_demo), then
 # the cpufreq sample, and tells the cpufreq story from user space on the
-# console; the guest's report follows. shell: the same modules loaded, and
-# a shell on the terminal. Results in $OPP_RUNS/MODE.
+# console (the kernel's boot log stays in the run's console.log, its tail
+# shown if the guest does not finish); the guest's report follows.
+# shell: the same modules loaded, and a shell on the terminal. Results in
+# $OPP_RUNS/MODE.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -23,4 +25,8 @@ rm -rf "$out"
 echo
 echo "--- the guest's report ($out/channel.log) ---"
 tr -d '\r' <"$out/channel.log"
-grep -q '^opp-verdict-end' "$out/channel.log"
+grep -q '^opp-verdict-end' "$out/channel.log" && exit 0
+echo
+echo "--- the guest did not finish: the last 40 lines of its console ($out/console.log) ---"
+tail -n 40 "$out/console.log"
+exit 1
