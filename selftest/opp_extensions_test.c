@@ -24,56 +24,15 @@
 #include "../opp.h"
 #include "opp_fixture.h"
 
-struct extensions_ctx {
-	struct device *dev;
-	struct device *other;
-	atomic_t released;
-};
-
-static int extensions_init(struct kunit *test)
-{
-	struct extensions_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	ctx->dev = fixture_dev_new(test, "opp-ext-a", &ctx->released);
-	ctx->other = fixture_dev_new(test, "opp-ext-b", &ctx->released);
-	test->priv = ctx;
-	return 0;
-}
-
-static void extensions_exit(struct kunit *test)
-{
-	struct extensions_ctx *ctx = test->priv;
-
-	opp_remove_table(ctx->dev);
-	opp_remove_table(ctx->other);
-	put_device(ctx->dev);
-	put_device(ctx->other);
-}
-
-/* 200, 400, 600, 800 MHz; the voltage is a function of the rate. */
-static unsigned long volt_of(unsigned long rate)
-{
-	return 800000 + rate / 2000;
-}
-
-static void add_four(struct kunit *test, struct device *dev)
-{
-	unsigned long f;
-
-	for (f = 200 * HZ_PER_MHZ; f <= 800 * HZ_PER_MHZ; f += 200 * HZ_PER_MHZ)
-		KUNIT_ASSERT_EQ(test, opp_add(dev, f, volt_of(f)), 0);
-}
-
 static void lookup_values(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct opp_info info;
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 300 * HZ_PER_MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_TRUE(test, info.available);
 
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
@@ -85,7 +44,7 @@ static void lookup_values(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_lookup_exact(ctx->dev, 600 * HZ_PER_MHZ, false, &info),
 			0);
 	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, volt_of(600 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(600 * HZ_PER_MHZ));
 	KUNIT_EXPECT_FALSE(test, info.available);
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, 799 * HZ_PER_MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
@@ -93,10 +52,10 @@ static void lookup_values(struct kunit *test)
 
 static void lookup_errors(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct opp_info info = { .rate = 42, .u_volt = 43 };
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->dev, 801 * HZ_PER_MHZ, &info),
 			-ERANGE);
 	KUNIT_EXPECT_EQ(test, opp_lookup_floor(ctx->dev, 199 * HZ_PER_MHZ, &info),
@@ -150,11 +109,11 @@ static enum hrtimer_restart irq_lookups_fn(struct hrtimer *timer)
  */
 static void lookup_hardirq(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct irq_lookups *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, irq);
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	irq->dev = ctx->dev;
 	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &irq->ft), 0);
 	init_completion(&irq->done);
@@ -294,10 +253,10 @@ static void reader_finish(struct kunit *test, struct reader_thread *r)
  */
 static void remove_under_reader(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	r = reader_start(test, ctx->dev, 1);
 	reader_wait(test, r, 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
@@ -305,7 +264,7 @@ static void remove_under_reader(struct kunit *test)
 	reader_go(r, 0);
 	reader_finish(test, r);
 	KUNIT_EXPECT_EQ(test, r->rate[0], 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, r->u_volt[0], volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, r->u_volt[0], fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_FALSE(test, r->on[0]);
 	KUNIT_EXPECT_FALSE(test, r->off[0]);
 	/* Let the grace period pass and the memory go while we still run. */
@@ -327,7 +286,7 @@ static void remove_under_reader(struct kunit *test)
  */
 static void remove_frees_after_grace_period(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned long cookie, rate = 0, u_volt = 0;
 	bool live = false;
 	struct opp *opp;
@@ -335,11 +294,11 @@ static void remove_frees_after_grace_period(struct kunit *test)
 
 	if (!IS_ENABLED(CONFIG_TINY_RCU))
 		kunit_skip(test, "needs Tiny RCU (remove_under_reader runs on Tree RCU)");
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	for (tries = 0; tries < 10 && !live; tries++) {
 		if (tries)
 			KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
-						      volt_of(400 * HZ_PER_MHZ)),
+						      fixture_volt_of(400 * HZ_PER_MHZ)),
 					0);
 		cookie = get_state_synchronize_rcu();
 		rcu_read_lock();
@@ -359,7 +318,7 @@ static void remove_frees_after_grace_period(struct kunit *test)
 			      "a grace period passed in each of %d removals",
 			      tries);
 	KUNIT_EXPECT_EQ(test, rate, 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, u_volt, volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
 }
 
 /*
@@ -370,10 +329,10 @@ static void remove_frees_after_grace_period(struct kunit *test)
  */
 static void update_under_reader(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	r = reader_start(test, ctx->dev, 3);
 	reader_wait(test, r, 0);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 400 * HZ_PER_MHZ), 0);
@@ -383,7 +342,7 @@ static void update_under_reader(struct kunit *test)
 	reader_go(r, 1);
 	reader_wait(test, r, 2);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 500 * HZ_PER_MHZ,
-				      volt_of(500 * HZ_PER_MHZ)), 0);
+				      fixture_volt_of(500 * HZ_PER_MHZ)), 0);
 	reader_go(r, 2);
 	reader_finish(test, r);
 	/* Disabled: the held OPP reports nothing, only exact(false) finds it. */
@@ -392,7 +351,7 @@ static void update_under_reader(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r->off[0]);
 	/* Enabled again. */
 	KUNIT_EXPECT_EQ(test, r->rate[1], 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, r->u_volt[1], volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, r->u_volt[1], fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_TRUE(test, r->on[1]);
 	KUNIT_EXPECT_FALSE(test, r->added[1]);
 	/* Added: a new search sees it; the held OPP, in the old copy, stays. */
@@ -400,97 +359,19 @@ static void update_under_reader(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->rate[2], 400 * HZ_PER_MHZ);
 }
 
-#define OPP_EXT_MAX_EVENTS 16
-
-struct listener {
-	struct notifier_block nb;
-	struct device *dev;
-	int ret;			/* what the callback returns */
-	unsigned int *clock;		/* shared by listeners, for their order */
-	const unsigned long *watch;	/* rates that must all be present */
-	unsigned int nwatch;
-	unsigned int n;
-	unsigned long event[OPP_EXT_MAX_EVENTS];
-	struct opp_info info[OPP_EXT_MAX_EVENTS];
-	bool visible[OPP_EXT_MAX_EVENTS];
-	bool watched[OPP_EXT_MAX_EVENTS];
-	unsigned int seq[OPP_EXT_MAX_EVENTS];
-};
-
-/* Records each event and whether the change was visible when it came. */
-static int listen(struct notifier_block *nb, unsigned long event,
-		  void *data)
-{
-	struct listener *l = container_of(nb, struct listener, nb);
-	const struct opp_info *info = data;
-	struct opp_info now;
-	unsigned int i;
-	bool visible;
-
-	switch (event) {
-	case OPP_EVENT_ADD:
-	case OPP_EVENT_ENABLE:
-		visible = !opp_lookup_exact(l->dev, info->rate, true, &now);
-		break;
-	case OPP_EVENT_DISABLE:
-		visible = !opp_lookup_exact(l->dev, info->rate, false, &now);
-		break;
-	default:
-		visible = opp_lookup_exact(l->dev, info->rate, true, &now) &&
-			  opp_lookup_exact(l->dev, info->rate, false, &now);
-	}
-	if (l->n < OPP_EXT_MAX_EVENTS) {
-		l->event[l->n] = event;
-		l->info[l->n] = *info;
-		l->visible[l->n] = visible;
-		l->watched[l->n] = true;
-		for (i = 0; i < l->nwatch; i++)
-			if (opp_lookup_exact(l->dev, l->watch[i], true, &now))
-				l->watched[l->n] = false;
-		if (l->clock)
-			l->seq[l->n] = (*l->clock)++;
-	}
-	l->n++;
-	return l->ret;
-}
-
-static struct listener *new_listener(struct kunit *test, struct device *dev)
-{
-	struct listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
-	l->nb.notifier_call = listen;
-	l->dev = dev;
-	l->ret = NOTIFY_OK;
-	return l;
-}
-
-static void expect_event(struct kunit *test, struct listener *l,
-			 unsigned int i, unsigned long event,
-			 unsigned long rate, bool available)
-{
-	KUNIT_ASSERT_LT(test, i, l->n);
-	KUNIT_EXPECT_EQ_MSG(test, l->event[i], event, "event %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, l->info[i].rate, rate, "event %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, volt_of(rate),
-			    "event %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, l->info[i].available, available, "event %u", i);
-	KUNIT_EXPECT_TRUE_MSG(test, l->visible[i], "event %u came too early", i);
-}
-
 static void notifier_events(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
-	struct listener *l = new_listener(test, ctx->dev);
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * HZ_PER_MHZ,
-				      volt_of(1000 * HZ_PER_MHZ)), 0);
+				      fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
 	/* No change, no event. */
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * HZ_PER_MHZ,
-				      volt_of(1000 * HZ_PER_MHZ)), 0);
+				      fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
@@ -501,31 +382,31 @@ static void notifier_events(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 300 * HZ_PER_MHZ), -ENODEV);
 
 	KUNIT_ASSERT_EQ(test, l->n, 4U);
-	expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
-	expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * HZ_PER_MHZ, false);
-	expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * HZ_PER_MHZ, true);
-	expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * HZ_PER_MHZ, false);
+	fixture_expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, true);
 
 	/* A removed table tells of each OPP and takes the registration. */
 	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 	KUNIT_ASSERT_EQ(test, l->n, 8U);
-	expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
-	expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * HZ_PER_MHZ, true);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), -ENODEV);
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, l->n, 8U);
 }
 
 static void notifier_registration(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
-	struct listener *a = new_listener(test, ctx->dev);
-	struct listener *b = new_listener(test, ctx->dev);
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *a = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *b = fixture_listener_new(test, ctx->dev);
 
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(NULL, &a->nb), -EINVAL);
-	add_four(test, ctx->dev);
-	add_four(test, ctx->other);
+	fixture_add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->other);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, NULL), -EINVAL);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), 0);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -EEXIST);
@@ -556,25 +437,25 @@ static void notifier_registration(struct kunit *test)
  */
 static void notifier_last_opp(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
-	struct listener *l = new_listener(test, ctx->dev);
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 200 * HZ_PER_MHZ,
-				      volt_of(200 * HZ_PER_MHZ)), 0);
+				      fixture_volt_of(200 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
-				      volt_of(400 * HZ_PER_MHZ)), 0);
+				      fixture_volt_of(400 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, l->n, 3U);
-	expect_event(test, l, 0, OPP_EVENT_DISABLE, 200 * HZ_PER_MHZ, false);
-	expect_event(test, l, 1, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
-	expect_event(test, l, 2, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, false);
+	fixture_expect_event(test, l, 0, OPP_EVENT_DISABLE, 200 * HZ_PER_MHZ, false);
+	fixture_expect_event(test, l, 1, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 2, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, false);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), -ENODEV);
 	/* A new table has a new chain: the old listener hears nothing. */
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, l->n, 3U);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 }
@@ -585,10 +466,10 @@ static void notifier_last_opp(struct kunit *test)
  */
 static void notifier_order_and_stop(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
-	struct listener *first = new_listener(test, ctx->dev);
-	struct listener *second = new_listener(test, ctx->dev);
-	struct listener *urgent = new_listener(test, ctx->dev);
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *first = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *second = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *urgent = fixture_listener_new(test, ctx->dev);
 	/* The listeners stay registered until the exit hook: not on stack. */
 	unsigned int *clock = kunit_kzalloc(test, sizeof(*clock), GFP_KERNEL);
 
@@ -597,7 +478,7 @@ static void notifier_order_and_stop(struct kunit *test)
 	second->clock = clock;
 	urgent->clock = clock;
 	urgent->nb.priority = 1;
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &first->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &second->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &urgent->nb), 0);
@@ -668,7 +549,7 @@ static int blocking_unregister(void *data)
  */
 static void notifier_unregister_waits(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct blocking_listener *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
 	struct task_struct *t;
 
@@ -679,7 +560,7 @@ static void notifier_unregister_waits(struct kunit *test)
 	init_completion(&b->release);
 	init_completion(&b->updated);
 	init_completion(&b->unregistered);
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &b->nb), 0);
 
 	t = kthread_run(blocking_updater, b, "opp-ext-update");
@@ -708,7 +589,7 @@ static void notifier_unregister_waits(struct kunit *test)
 
 static void dt_table(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	/* Unsorted, with one identical repeat. */
 	static const u32 cells[] = {
 		600000, 1100000, 200000, 900000, 400000, 1000000,
@@ -760,7 +641,7 @@ KUNIT_ARRAY_PARAM(dt_bad, dt_bad, dt_bad_desc);
 static void dt_malformed(struct kunit *test)
 {
 	const struct dt_case *c = test->param_value;
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	int err = c->err;
 
 	/* 4294968 kHz fits an unsigned long in Hz only on 64-bit. */
@@ -775,7 +656,7 @@ static void dt_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
 
 	/* Nor does it touch a table that is there. */
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
 out:
@@ -784,7 +665,7 @@ out:
 
 static void dt_missing(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
 
 	fixture_of_attach(test, ctx->dev, NULL, 0);
@@ -792,7 +673,7 @@ static void dt_missing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -ENODEV);
 
 	/* A conflict with the table adds none, not even the new 1 GHz. */
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	fixture_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
@@ -806,19 +687,19 @@ static void dt_missing(struct kunit *test)
  */
 static void dt_merge(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
-	struct listener *l = new_listener(test, ctx->dev);
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
 	static const unsigned long fresh[] = {
 		300 * HZ_PER_MHZ, 1000 * HZ_PER_MHZ,
 	};
 	u32 cells[] = {
-		1000000, volt_of(1000 * HZ_PER_MHZ),
-		400000, volt_of(400 * HZ_PER_MHZ),
-		300000, volt_of(300 * HZ_PER_MHZ),
+		1000000, fixture_volt_of(1000 * HZ_PER_MHZ),
+		400000, fixture_volt_of(400 * HZ_PER_MHZ),
+		300000, fixture_volt_of(300 * HZ_PER_MHZ),
 	};
 	struct fixture_found f;
 
-	add_four(test, ctx->dev);
+	fixture_add_four(test, ctx->dev);
 	l->watch = fresh;
 	l->nwatch = ARRAY_SIZE(fresh);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
@@ -826,13 +707,13 @@ static void dt_merge(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 6);
 	KUNIT_ASSERT_EQ(test, l->n, 2U);
-	expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
-	expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
 	KUNIT_EXPECT_TRUE_MSG(test, l->watched[0],
 			      "the first ADD came before the whole update");
 	f = fixture_find(ctx->dev, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 300 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, f.volt, volt_of(300 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, f.volt, fixture_volt_of(300 * HZ_PER_MHZ));
 	ctx->dev->of_node = NULL;
 }
 
@@ -842,7 +723,7 @@ static void dt_merge(struct kunit *test)
  */
 static void dt_largest_khz(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	static const u32 cells[] = { 4294967, 1000000 };
 	struct opp_info info;
 
@@ -862,7 +743,7 @@ static void dt_largest_khz(struct kunit *test)
  */
 static void dt_clock_latency(struct kunit *test)
 {
-	struct extensions_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	static const u32 cells[] = { 400000, 1000000, 200000, 900000 };
 	unsigned long ours, kernels = 0;
 	int ret;
@@ -897,8 +778,8 @@ static struct kunit_case opp_lookup_cases[] = {
 
 static struct kunit_suite opp_lookup_suite = {
 	.name = "opp_lookup",
-	.init = extensions_init,
-	.exit = extensions_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_lookup_cases,
 };
 
@@ -913,8 +794,8 @@ static struct kunit_case opp_notifier_cases[] = {
 
 static struct kunit_suite opp_notifier_suite = {
 	.name = "opp_notifier",
-	.init = extensions_init,
-	.exit = extensions_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_notifier_cases,
 };
 
@@ -930,8 +811,8 @@ static struct kunit_case opp_of_cases[] = {
 
 static struct kunit_suite opp_of_suite = {
 	.name = "opp_of",
-	.init = extensions_init,
-	.exit = extensions_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_of_cases,
 };
 

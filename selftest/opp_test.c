@@ -26,68 +26,18 @@
 #include "../opp.h"
 #include "opp_fixture.h"
 
-struct opp_test_point {
-	unsigned long freq;
-	unsigned long u_volt;
-};
-
-/* A CPU domain as an OMAP3-era board registered it, deliberately shuffled. */
-static const struct opp_test_point cpu_opps[] = {
-	{ 600 * HZ_PER_MHZ, 1200000 },
-	{ 125 * HZ_PER_MHZ,  975000 },
-	{ 550 * HZ_PER_MHZ, 1270000 },
-	{ 250 * HZ_PER_MHZ, 1075000 },
-	{ 500 * HZ_PER_MHZ, 1200000 },
-};
-
+/* fixture_cpu_opps[]'s rates in order. */
 static const unsigned long cpu_rates_sorted[] = {
 	125 * HZ_PER_MHZ, 250 * HZ_PER_MHZ, 500 * HZ_PER_MHZ, 550 * HZ_PER_MHZ, 600 * HZ_PER_MHZ,
 };
-
-struct opp_test_ctx {
-	struct device *dev;
-	struct device *other;
-	atomic_t released;
-};
-
-static int opp_test_init(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	atomic_set(&ctx->released, 0);
-	ctx->dev = fixture_dev_new(test, "opp-test-a", &ctx->released);
-	ctx->other = fixture_dev_new(test, "opp-test-b", &ctx->released);
-	test->priv = ctx;
-	return 0;
-}
-
-static void opp_test_exit(struct kunit *test)
-{
-	struct opp_test_ctx *ctx = test->priv;
-
-	opp_remove_table(ctx->dev);
-	opp_remove_table(ctx->other);
-	put_device(ctx->dev);
-	put_device(ctx->other);
-}
-
-static void opp_test_add_cpu(struct kunit *test, struct device *dev)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
-		KUNIT_ASSERT_EQ(test, opp_add(dev, cpu_opps[i].freq,
-					      cpu_opps[i].u_volt), 0);
-}
 
 static unsigned long opp_test_volt_of(unsigned long freq)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
-		if (cpu_opps[i].freq == freq)
-			return cpu_opps[i].u_volt;
+	for (i = 0; i < ARRAY_SIZE(fixture_cpu_opps); i++)
+		if (fixture_cpu_opps[i].freq == freq)
+			return fixture_cpu_opps[i].u_volt;
 	return 0;
 }
 
@@ -110,11 +60,11 @@ static unsigned int opp_test_ceil_walk(struct device *dev, unsigned long *rates,
 
 static void opp_test_ceil_walk_is_sorted(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
 	unsigned int i, n;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(cpu_rates_sorted));
 	for (i = 0; i < n; i++)
@@ -124,12 +74,12 @@ static void opp_test_ceil_walk_is_sorted(struct kunit *test)
 
 static void opp_test_voltage_follows_frequency(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned long freqs[8], volts[8], rates[8], freq = 0;
 	unsigned int i, n = 0;
 	struct opp *opp;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	rcu_read_lock();
 	while (n < ARRAY_SIZE(freqs) &&
 	       !IS_ERR(opp = opp_find_freq_ceil(ctx->dev, &freq))) {
@@ -148,10 +98,10 @@ static void opp_test_voltage_follows_frequency(struct kunit *test)
 
 static void opp_test_floor_from_ulong_max(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	f = fixture_find(ctx->dev, FIXTURE_FLOOR, ULONG_MAX);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ);
@@ -160,10 +110,10 @@ static void opp_test_floor_from_ulong_max(struct kunit *test)
 
 static void opp_test_ceil_floor_between_points(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	f = fixture_find(ctx->dev, FIXTURE_CEIL, 300 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 500 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.freq, 500 * HZ_PER_MHZ);
@@ -180,10 +130,10 @@ static void opp_test_ceil_floor_between_points(struct kunit *test)
 
 static void opp_test_search_out_of_range(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	f = fixture_find(ctx->dev, FIXTURE_CEIL, 600 * HZ_PER_MHZ + 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ + 1);
@@ -200,10 +150,10 @@ static void opp_test_search_out_of_range(struct kunit *test)
 
 static void opp_test_exact_by_availability(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	f = fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1075000UL);
@@ -222,9 +172,9 @@ static void opp_test_exact_by_availability(struct kunit *test)
 
 static void opp_test_ulong_max_frequency(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
 	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
 					   ULONG_MAX).rate, ULONG_MAX);
@@ -236,11 +186,11 @@ static void opp_test_ulong_max_frequency(struct kunit *test)
 
 static void opp_test_disabled_is_skipped(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
 	unsigned int n;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
 
@@ -262,12 +212,13 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 /* All disabled: count 0, every search fails, the table stays. */
 static void opp_test_all_disabled(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned int i;
 
-	opp_test_add_cpu(test, ctx->dev);
-	for (i = 0; i < ARRAY_SIZE(cpu_opps); i++)
-		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, cpu_opps[i].freq), 0);
+	fixture_add_cpu(test, ctx->dev);
+	for (i = 0; i < ARRAY_SIZE(fixture_cpu_opps); i++)
+		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev,
+						  fixture_cpu_opps[i].freq), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 0);
 	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL, 0).opp,
 			    ERR_PTR(-ERANGE));
@@ -282,10 +233,10 @@ static void opp_test_all_disabled(struct kunit *test)
  */
 static void opp_test_thermal_flow(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	f = fixture_find(ctx->dev, FIXTURE_EXACT, 600 * HZ_PER_MHZ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
@@ -301,9 +252,9 @@ static void opp_test_thermal_flow(struct kunit *test)
 
 static void opp_test_enable_disable_idempotent(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
@@ -315,19 +266,19 @@ static void opp_test_enable_disable_idempotent(struct kunit *test)
 
 static void opp_test_duplicate_identical(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	/* A re-probing driver registers the very same table again. */
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
 static void opp_test_duplicate_conflicting(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * HZ_PER_MHZ, 1100000), -EEXIST);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
@@ -344,9 +295,9 @@ static void opp_test_duplicate_conflicting(struct kunit *test)
 
 static void opp_test_devices_are_independent(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * HZ_PER_MHZ, 900000), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 400 * HZ_PER_MHZ, 1000000), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->other, 400 * HZ_PER_MHZ), 0);
@@ -363,11 +314,11 @@ static void opp_test_devices_are_independent(struct kunit *test)
 
 static void opp_test_remove(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
 	unsigned int i, n;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 123), -ENODEV);
@@ -389,12 +340,12 @@ static void opp_test_remove(struct kunit *test)
 /* The library pins the device while it has a table for it, and no longer. */
 static void opp_test_device_reference(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs + 1);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
@@ -410,12 +361,12 @@ static void opp_test_device_reference(struct kunit *test)
 
 static void opp_test_cpufreq_table(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
 	static const unsigned int khz[] = { 125000, 250000, 550000, 600000 };
 	unsigned int i;
 
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft);
@@ -433,7 +384,7 @@ static void opp_test_cpufreq_table(struct kunit *test)
 /* A rate that is not a whole kHz gives the kHz below it. */
 static void opp_test_cpufreq_truncation(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000999, 900000), 0);
@@ -506,13 +457,13 @@ static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
  */
 static void opp_test_cpufreq_from_notifier(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
 	l->nb.notifier_call = cpufreq_listen;
 	l->dev = ctx->dev;
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 700 * HZ_PER_MHZ, 1300000), 0);
 	KUNIT_ASSERT_EQ(test, l->calls, 1U);
@@ -614,7 +565,7 @@ static struct task_struct *opp_test_thread_on(struct kunit *test,
 
 static void opp_test_cpufreq_table_grew(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
 	struct task_struct *caller, *updater;
 	unsigned int cpu0, cpu1;
@@ -625,9 +576,9 @@ static void opp_test_cpufreq_table_grew(struct kunit *test)
 		kunit_skip(test, "the race needs two CPUs");
 	cpu0 = cpumask_first(cpu_online_mask);
 	cpu1 = cpumask_next(cpu0, cpu_online_mask);
-	opp_test_add_cpu(test, ctx->dev);
+	fixture_add_cpu(test, ctx->dev);
 	r->dev = ctx->dev;
-	r->first_bytes = (ARRAY_SIZE(cpu_opps) + 1) *
+	r->first_bytes = (ARRAY_SIZE(fixture_cpu_opps) + 1) *
 			 sizeof(struct cpufreq_frequency_table);
 	atomic_set(&r->armed, 1);
 	init_completion(&r->go);
@@ -663,7 +614,7 @@ static void opp_test_cpufreq_table_grew(struct kunit *test)
 /* Nothing available: no table to give (the argument errors: opp_robust). */
 static void opp_test_cpufreq_table_errors(struct kunit *test)
 {
-	struct opp_test_ctx *ctx = test->priv;
+	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 100 * HZ_PER_MHZ, 900000), 0);
@@ -685,8 +636,8 @@ static struct kunit_case opp_search_cases[] = {
 
 static struct kunit_suite opp_search_suite = {
 	.name = "opp_search",
-	.init = opp_test_init,
-	.exit = opp_test_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_search_cases,
 };
 
@@ -705,8 +656,8 @@ static struct kunit_case opp_update_cases[] = {
 
 static struct kunit_suite opp_update_suite = {
 	.name = "opp_update",
-	.init = opp_test_init,
-	.exit = opp_test_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_update_cases,
 };
 
@@ -721,8 +672,8 @@ static struct kunit_case opp_cpufreq_cases[] = {
 
 static struct kunit_suite opp_cpufreq_suite = {
 	.name = "opp_cpufreq",
-	.init = opp_test_init,
-	.exit = opp_test_exit,
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
 	.test_cases = opp_cpufreq_cases,
 };
 
