@@ -230,9 +230,9 @@ fails_for "a task hung in uninterruptible sleep fails the verdict" \
 	'^FAIL  splat hung-task'
 
 # The same run, judged as if it had been meant to run more.
-judge --tests "opp_canary opp_test" "$runs/canary-a"
+judge --tests "opp_canary opp_core_test" "$runs/canary-a"
 fails_for "a module the run did not load fails the verdict" \
-	'^FAIL  suite opp_search \(opp_test\): did not run'
+	'^FAIL  suite opp_search \(opp_core_test\): did not run'
 sed 's/^canary\topp_canary\t.*$/&\ncanary\topp_canary\topp_harness_gone\t1/' \
 	"$TOP/selftest/manifest" >"$runs/canary-a/manifest.more"
 judge --manifest "$runs/canary-a/manifest.more" "$runs/canary-a"
