@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of the library's core (opp.c), its searches and updates:
- * suites opp_search and opp_update.
+ * suites opp_search, opp_update and opp_lookup.
  *
  * opp_search: the usage patterns of the 2.6.37 documentation, ordering
  * and availability. opp_update: enabling and disabling, the duplicate-add
- * rule, removal and the device reference. The error contract (bad
- * devices, missing tables, bad arguments) is opp_robust's bad-input
- * matrix.
+ * rule, removal and the device reference. opp_lookup: the copy-out
+ * lookups (also from hard interrupt context), and updates that return
+ * while readers hold OPPs. The error contract (bad devices, missing
+ * tables, bad arguments) is opp_robust's bad-input matrix; the debugfs
+ * view is checked from user space by the guest, and against a model by
+ * opp_robust.
  *
  * Every test gets two fresh devices (fixture_pair_init(): never
  * registered with the driver core, the library only needs their identity
@@ -16,9 +19,14 @@
  */
 
 #include <kunit/test.h>
+#include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/hrtimer.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -358,6 +366,343 @@ static void opp_test_device_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
+/* ---- Copy-out lookups, and updates under readers ---- */
+
+static void lookup_values(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct opp_info info;
+
+	fixture_add_four(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 300 * HZ_PER_MHZ, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_TRUE(test, info.available);
+
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 800 * HZ_PER_MHZ);
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, 799 * HZ_PER_MHZ, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
+
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_lookup_exact(ctx->dev, 600 * HZ_PER_MHZ, false, &info),
+			0);
+	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(600 * HZ_PER_MHZ));
+	KUNIT_EXPECT_FALSE(test, info.available);
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, 799 * HZ_PER_MHZ, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
+}
+
+static void lookup_errors(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct opp_info info = { .rate = 42, .u_volt = 43 };
+
+	fixture_add_four(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->dev, 801 * HZ_PER_MHZ, &info),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, opp_lookup_floor(ctx->dev, 199 * HZ_PER_MHZ, &info),
+			-ERANGE);
+	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->dev, 400 * HZ_PER_MHZ, false, &info),
+			-ERANGE);
+	/* A disabled OPP is not found as an available one. */
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->dev, 600 * HZ_PER_MHZ, true,
+					       &info), -ERANGE);
+	/* Untouched on error. */
+	KUNIT_EXPECT_EQ(test, info.rate, 42UL);
+	KUNIT_EXPECT_EQ(test, info.u_volt, 43UL);
+}
+
+struct irq_lookups {
+	struct hrtimer timer;
+	struct completion done;
+	struct device *dev;
+	struct cpufreq_frequency_table *ft;	/* freed in the interrupt */
+	struct opp_info info, exact;
+	unsigned long found, found_exact, freq;
+	int ret, ret_exact, count;
+	bool in_hardirq;
+};
+
+static enum hrtimer_restart irq_lookups_fn(struct hrtimer *timer)
+{
+	struct irq_lookups *irq = container_of(timer, struct irq_lookups, timer);
+
+	irq->in_hardirq = in_hardirq();
+	irq->ret = opp_lookup_ceil(irq->dev, 300 * HZ_PER_MHZ, &irq->info);
+	rcu_read_lock();
+	irq->freq = ULONG_MAX;
+	irq->found = opp_get_freq(opp_find_freq_floor(irq->dev, &irq->freq));
+	irq->count = opp_get_opp_count(irq->dev);
+	irq->found_exact = opp_get_freq(opp_find_freq_exact(irq->dev,
+							    600 * HZ_PER_MHZ,
+							    true));
+	rcu_read_unlock();
+	irq->ret_exact = opp_lookup_exact(irq->dev, 400 * HZ_PER_MHZ, true,
+					  &irq->exact);
+	opp_free_cpufreq_table(irq->dev, &irq->ft);
+	complete(&irq->done);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * The searches and lookups take no lock but RCU: they work in a hard
+ * interrupt, and so does freeing a cpufreq table.
+ */
+static void lookup_hardirq(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct irq_lookups *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, irq);
+	fixture_add_four(test, ctx->dev);
+	irq->dev = ctx->dev;
+	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &irq->ft), 0);
+	init_completion(&irq->done);
+	hrtimer_init(&irq->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	irq->timer.function = irq_lookups_fn;
+	hrtimer_start(&irq->timer, ms_to_ktime(1), HRTIMER_MODE_REL_HARD);
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&irq->done, 5 * HZ),
+			0UL);
+	hrtimer_cancel(&irq->timer);
+	KUNIT_EXPECT_TRUE(test, irq->in_hardirq);
+	KUNIT_EXPECT_EQ(test, irq->ret, 0);
+	KUNIT_EXPECT_EQ(test, irq->info.rate, 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, irq->found, 800 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, irq->count, 4);
+	KUNIT_EXPECT_EQ(test, irq->found_exact, 600 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, irq->ret_exact, 0);
+	KUNIT_EXPECT_EQ(test, irq->exact.rate, 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_NULL(test, irq->ft);
+}
+
+#define READER_STEPS	3
+
+/*
+ * A reader that finds the 400 MHz OPP and stays inside its read-side
+ * critical section while the test makes its updates, one step at a time:
+ * before step k it sets phase 2k + 1 and waits for 2k + 2, which the test
+ * sets once its update returned. An update that waited for a grace period
+ * would wait for this reader, which gives up after 5 s: timed_out.
+ */
+struct reader_thread {
+	struct device *dev;
+	unsigned int steps;
+	atomic_t phase;
+	struct completion done;
+	bool found, timed_out;
+	/* after each step, still inside: the held OPP and fresh searches */
+	unsigned long rate[READER_STEPS], u_volt[READER_STEPS];
+	bool on[READER_STEPS], off[READER_STEPS], added[READER_STEPS];
+};
+
+static int reader_thread_fn(void *data)
+{
+	struct reader_thread *r = data;
+	unsigned long deadline;
+	struct opp *opp;
+	unsigned int k;
+
+	rcu_read_lock();
+	opp = opp_find_freq_exact(r->dev, 400 * HZ_PER_MHZ, true);
+	r->found = !IS_ERR(opp);
+	for (k = 0; r->found && k < r->steps; k++) {
+		atomic_set(&r->phase, 2 * k + 1);
+		deadline = jiffies + 5 * HZ;
+		/* Spin, not sleep: this is a read-side critical section. */
+		while (atomic_read(&r->phase) != 2 * k + 2) {
+			if (time_after(jiffies, deadline)) {
+				r->timed_out = true;
+				goto out;
+			}
+			cpu_relax();
+		}
+		/* Freed memory here would be a KASAN report. */
+		r->rate[k] = opp_get_freq(opp);
+		r->u_volt[k] = opp_get_voltage(opp);
+		r->on[k] = !IS_ERR(opp_find_freq_exact(r->dev, 400 * HZ_PER_MHZ,
+						       true));
+		r->off[k] = !IS_ERR(opp_find_freq_exact(r->dev, 400 * HZ_PER_MHZ,
+							false));
+		r->added[k] = !IS_ERR(opp_find_freq_exact(r->dev,
+							  500 * HZ_PER_MHZ,
+							  true));
+	}
+out:
+	rcu_read_unlock();
+	complete(&r->done);
+	return 0;
+}
+
+static struct reader_thread *reader_start(struct kunit *test,
+					  struct device *dev,
+					  unsigned int steps)
+{
+	struct reader_thread *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *task;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	/*
+	 * The reader spins inside rcu_read_lock() until the updater has
+	 * returned: that takes a second CPU, or a reader the updater can
+	 * preempt. User-Mode Linux (make quick) has neither; the ARM guest
+	 * (make check, 4 CPUs) runs these cases.
+	 */
+	if (num_online_cpus() < 2 && !IS_ENABLED(CONFIG_PREEMPT_RCU))
+		kunit_skip(test, "needs a second CPU or a preemptible RCU reader");
+	r->dev = dev;
+	r->steps = steps;
+	init_completion(&r->done);
+	task = kthread_run(reader_thread_fn, r, "opp-ext-reader");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	return r;
+}
+
+/* Wait until the reader is inside, before step @k. */
+static void reader_wait(struct kunit *test, struct reader_thread *r,
+			unsigned int k)
+{
+	unsigned long deadline = jiffies + 5 * HZ;
+
+	while (atomic_read(&r->phase) != 2 * k + 1 &&
+	       !completion_done(&r->done) && time_before(jiffies, deadline))
+		usleep_range(100, 200);
+	KUNIT_ASSERT_FALSE_MSG(test, r->timed_out,
+			       "an update before step %u waited for the reader",
+			       k);
+	KUNIT_ASSERT_EQ_MSG(test, atomic_read(&r->phase), 2 * k + 1,
+			    "the reader is not inside before step %u", k);
+}
+
+/* Step @k's update returned: the reader may look. */
+static void reader_go(struct reader_thread *r, unsigned int k)
+{
+	atomic_set(&r->phase, 2 * k + 2);
+}
+
+static void reader_finish(struct kunit *test, struct reader_thread *r)
+{
+	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&r->done, 10 * HZ),
+			0UL);
+	KUNIT_EXPECT_TRUE(test, r->found);
+	KUNIT_EXPECT_FALSE_MSG(test, r->timed_out,
+			       "an update waited for the reader");
+}
+
+/*
+ * An OPP found before its table was removed stays readable until unlock,
+ * and neither removal waits for the reader.
+ */
+static void remove_under_reader(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct reader_thread *r;
+
+	fixture_add_four(test, ctx->dev);
+	r = reader_start(test, ctx->dev, 1);
+	reader_wait(test, r, 0);
+	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), 0);
+	reader_go(r, 0);
+	reader_finish(test, r);
+	KUNIT_EXPECT_EQ(test, r->rate[0], 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, r->u_volt[0], fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_FALSE(test, r->on[0]);
+	KUNIT_EXPECT_FALSE(test, r->off[0]);
+	/* Let the grace period pass and the memory go while we still run. */
+	synchronize_rcu();
+}
+
+/*
+ * The array opp_remove() replaces is freed after a grace period, not at
+ * once: remove_under_reader on one CPU. Under Tiny RCU (one CPU, no
+ * preemption: User-Mode Linux) a callback queued by kfree_rcu() runs only
+ * after a quiescent state, and each moves the grace-period counter; none
+ * comes inside rcu_read_lock() from a task that does not block. So while
+ * the counter has not moved since before the removal, the old array must
+ * be live, and an OPP found in it before the removal is read once more
+ * (freed memory would be a KASAN report). Where a grace period passed in
+ * the removal (it sleeps on a mutex), it tries again. Tree RCU gives no
+ * such proof from one task: remove_under_reader's second CPU is the test
+ * there.
+ */
+static void remove_frees_after_grace_period(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	unsigned long cookie, rate = 0, u_volt = 0;
+	bool live = false;
+	struct opp *opp;
+	int tries;
+
+	if (!IS_ENABLED(CONFIG_TINY_RCU))
+		kunit_skip(test, "needs Tiny RCU (remove_under_reader runs on Tree RCU)");
+	fixture_add_four(test, ctx->dev);
+	for (tries = 0; tries < 10 && !live; tries++) {
+		if (tries)
+			KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
+						      fixture_volt_of(400 * HZ_PER_MHZ)),
+					0);
+		cookie = get_state_synchronize_rcu();
+		rcu_read_lock();
+		opp = opp_find_freq_exact(ctx->dev, 400 * HZ_PER_MHZ, true);
+		rcu_read_unlock();
+		KUNIT_ASSERT_FALSE(test, IS_ERR(opp));
+		KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
+		rcu_read_lock();
+		live = !poll_state_synchronize_rcu(cookie);
+		if (live) {
+			rate = opp_get_freq(opp);
+			u_volt = opp_get_voltage(opp);
+		}
+		rcu_read_unlock();
+	}
+	KUNIT_ASSERT_TRUE_MSG(test, live,
+			      "a grace period passed in each of %d removals",
+			      tries);
+	KUNIT_EXPECT_EQ(test, rate, 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
+}
+
+/*
+ * opp_disable(), opp_enable() and opp_add() return while a reader is
+ * inside the table, without a grace period, and the reader, still
+ * inside, sees each change: availability flipped in place (through the
+ * OPP it holds, too), the added OPP in the new copy.
+ */
+static void update_under_reader(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct reader_thread *r;
+
+	fixture_add_four(test, ctx->dev);
+	r = reader_start(test, ctx->dev, 3);
+	reader_wait(test, r, 0);
+	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 400 * HZ_PER_MHZ), 0);
+	reader_go(r, 0);
+	reader_wait(test, r, 1);
+	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 400 * HZ_PER_MHZ), 0);
+	reader_go(r, 1);
+	reader_wait(test, r, 2);
+	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 500 * HZ_PER_MHZ,
+				      fixture_volt_of(500 * HZ_PER_MHZ)), 0);
+	reader_go(r, 2);
+	reader_finish(test, r);
+	/* Disabled: the held OPP reports nothing, only exact(false) finds it. */
+	KUNIT_EXPECT_EQ(test, r->rate[0], 0UL);
+	KUNIT_EXPECT_FALSE(test, r->on[0]);
+	KUNIT_EXPECT_TRUE(test, r->off[0]);
+	/* Enabled again. */
+	KUNIT_EXPECT_EQ(test, r->rate[1], 400 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, r->u_volt[1], fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_TRUE(test, r->on[1]);
+	KUNIT_EXPECT_FALSE(test, r->added[1]);
+	/* Added: a new search sees it; the held OPP, in the old copy, stays. */
+	KUNIT_EXPECT_TRUE(test, r->added[2]);
+	KUNIT_EXPECT_EQ(test, r->rate[2], 400 * HZ_PER_MHZ);
+}
+
 static struct kunit_case opp_search_cases[] = {
 	KUNIT_CASE(opp_test_ceil_walk_is_sorted),
 	KUNIT_CASE(opp_test_voltage_follows_frequency),
@@ -396,7 +741,25 @@ static struct kunit_suite opp_update_suite = {
 	.test_cases = opp_update_cases,
 };
 
-kunit_test_suites(&opp_search_suite, &opp_update_suite);
+static struct kunit_case opp_lookup_cases[] = {
+	KUNIT_CASE(lookup_values),
+	KUNIT_CASE(lookup_errors),
+	KUNIT_CASE(lookup_hardirq),
+	KUNIT_CASE(remove_under_reader),
+	KUNIT_CASE(update_under_reader),
+	KUNIT_CASE(remove_frees_after_grace_period),
+	{}
+};
+
+static struct kunit_suite opp_lookup_suite = {
+	.name = "opp_lookup",
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
+	.test_cases = opp_lookup_cases,
+};
+
+kunit_test_suites(&opp_search_suite, &opp_update_suite,
+		  &opp_lookup_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the OPP library");
 MODULE_LICENSE("GPL");
