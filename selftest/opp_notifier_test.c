@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the library's notifiers (opp.c): suites opp_notifier
- * and opp_of.
+ * KUnit tests of the library's notifiers (opp.c): suite opp_notifier.
+ * The events each update sends and when (after the change is visible, in
+ * order, none for what changes nothing), registration and its errors,
+ * the chain's end with its table, priorities and NOTIFY_STOP, and an
+ * unregistration that waits for a running callback.
  */
 
 #include <kunit/test.h>
@@ -11,8 +14,6 @@
 #include <linux/err.h>
 #include <linux/kthread.h>
 #include <linux/notifier.h>
-#include <linux/of.h>
-#include <linux/pm_opp.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 
@@ -247,185 +248,6 @@ static void notifier_unregister_waits(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, completion_done(&b->entered));
 }
 
-static void dt_table(struct kunit *test)
-{
-	struct fixture_pair *ctx = test->priv;
-	/* Unsorted, with one identical repeat. */
-	static const u32 cells[] = {
-		600000, 1100000, 200000, 900000, 400000, 1000000,
-		200000, 900000,
-	};
-	struct opp_info info;
-
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
-	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), 0);
-	KUNIT_EXPECT_EQ(test, info.rate, 200 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, 900000UL);
-	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
-	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, 1100000UL);
-	/* Reading it again is the identical re-add of a re-probe. */
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
-	ctx->dev->of_node = NULL;
-}
-
-struct dt_case {
-	const char *name;
-	u32 cells[6];
-	unsigned int n;
-	int err;
-	unsigned int bytes;	/* the property's length, if not 4 * n */
-};
-
-static const struct dt_case dt_bad[] = {
-	{ "empty", {}, 0, -EINVAL },
-	{ "odd", { 200000, 900000, 400000 }, 3, -EINVAL },
-	{ "single cell", { 200000 }, 1, -EINVAL },
-	{ "zero kHz", { 200000, 900000, 0, 950000 }, 4, -EINVAL },
-	{ "two voltages", { 200000, 900000, 200000, 950000 }, 4, -EINVAL },
-	{ "too fast", { 200000, 900000, 4294968, 1000000 }, 4, -EINVAL },
-	{ "ragged length", { 200000, 900000, 400000 }, 3, -EINVAL, 10 },
-};
-
-static void dt_bad_desc(const struct dt_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(dt_bad, dt_bad, dt_bad_desc);
-
-/* A malformed property is refused whole: not even a table appears. */
-static void dt_malformed(struct kunit *test)
-{
-	const struct dt_case *c = test->param_value;
-	struct fixture_pair *ctx = test->priv;
-	int err = c->err;
-
-	/* 4294968 kHz fits an unsigned long in Hz only on 64-bit. */
-	if (c->cells[2] == 4294968 && BITS_PER_LONG == 64)
-		err = 0;
-	fixture_of_attach(test, ctx->dev, c->cells, c->n);
-	if (c->bytes)
-		ctx->dev->of_node->properties->length = c->bytes;
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
-	if (!err)
-		goto out;
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
-
-	/* Nor does it touch a table that is there. */
-	fixture_add_four(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
-out:
-	ctx->dev->of_node = NULL;
-}
-
-static void dt_missing(struct kunit *test)
-{
-	struct fixture_pair *ctx = test->priv;
-	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
-
-	fixture_of_attach(test, ctx->dev, NULL, 0);
-	ctx->dev->of_node->properties = NULL;
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -ENODEV);
-
-	/* A conflict with the table adds none, not even the new 1 GHz. */
-	fixture_add_four(test, ctx->dev);
-	fixture_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
-	ctx->dev->of_node = NULL;
-}
-
-/*
- * Into a table that is there: the identical OPP counts once, the new ones
- * come in one update, each told as an ADD in rate order, and when the
- * first ADD is told every new OPP is already visible.
- */
-static void dt_merge(struct kunit *test)
-{
-	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
-	static const unsigned long fresh[] = {
-		300 * HZ_PER_MHZ, 1000 * HZ_PER_MHZ,
-	};
-	u32 cells[] = {
-		1000000, fixture_volt_of(1000 * HZ_PER_MHZ),
-		400000, fixture_volt_of(400 * HZ_PER_MHZ),
-		300000, fixture_volt_of(300 * HZ_PER_MHZ),
-	};
-	struct fixture_found f;
-
-	fixture_add_four(test, ctx->dev);
-	l->watch = fresh;
-	l->nwatch = ARRAY_SIZE(fresh);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 6);
-	KUNIT_ASSERT_EQ(test, l->n, 2U);
-	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
-	KUNIT_EXPECT_TRUE_MSG(test, l->watched[0],
-			      "the first ADD came before the whole update");
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, f.rate, 300 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, f.volt, fixture_volt_of(300 * HZ_PER_MHZ));
-	ctx->dev->of_node = NULL;
-}
-
-/*
- * The largest frequency in kHz whose rate in Hz an unsigned long holds on
- * 32-bit: 4294967 kHz is 4294967000 Hz (one more is "too fast" above).
- */
-static void dt_largest_khz(struct kunit *test)
-{
-	struct fixture_pair *ctx = test->priv;
-	static const u32 cells[] = { 4294967, 1000000 };
-	struct opp_info info;
-
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
-	KUNIT_EXPECT_EQ(test, info.rate, 4294967000UL);
-	KUNIT_EXPECT_EQ(test, info.u_volt, 1000000UL);
-	ctx->dev->of_node = NULL;
-}
-
-/*
- * A v1 device's own clock-latency is its table's clock latency, as the
- * kernel's OPP core reads it: both read the same node. (The guests'
- * kernels have no OF_DYNAMIC, so the kernel's core may take and put the
- * detached node.)
- */
-static void dt_clock_latency(struct kunit *test)
-{
-	struct fixture_pair *ctx = test->priv;
-	static const u32 cells[] = { 400000, 1000000, 200000, 900000 };
-	unsigned long ours, kernels = 0;
-	int ret;
-
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	fixture_of_add_u32(test, ctx->dev, "clock-latency", 300000);
-	ctx->other->of_node = ctx->dev->of_node;
-	ret = dev_pm_opp_of_add_table(ctx->other);
-	KUNIT_EXPECT_EQ(test, ret, 0);
-	if (!ret) {
-		kernels = dev_pm_opp_get_max_clock_latency(ctx->other);
-		dev_pm_opp_of_remove_table(ctx->other);
-	}
-	ctx->other->of_node = NULL;
-	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	ours = opp_get_max_clock_latency(ctx->dev);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 2);
-	KUNIT_EXPECT_EQ(test, kernels, 300000UL);
-	KUNIT_EXPECT_EQ(test, ours, kernels);
-	ctx->dev->of_node = NULL;
-}
-
 static struct kunit_case opp_notifier_cases[] = {
 	KUNIT_CASE(notifier_events),
 	KUNIT_CASE(notifier_registration),
@@ -442,24 +264,7 @@ static struct kunit_suite opp_notifier_suite = {
 	.test_cases = opp_notifier_cases,
 };
 
-static struct kunit_case opp_of_cases[] = {
-	KUNIT_CASE(dt_table),
-	KUNIT_CASE_PARAM(dt_malformed, dt_bad_gen_params),
-	KUNIT_CASE(dt_missing),
-	KUNIT_CASE(dt_merge),
-	KUNIT_CASE(dt_largest_khz),
-	KUNIT_CASE(dt_clock_latency),
-	{}
-};
+kunit_test_suite(opp_notifier_suite);
 
-static struct kunit_suite opp_of_suite = {
-	.name = "opp_of",
-	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
-	.test_cases = opp_of_cases,
-};
-
-kunit_test_suites(&opp_notifier_suite, &opp_of_suite);
-
-MODULE_DESCRIPTION("KUnit tests of the OPP library's extensions");
+MODULE_DESCRIPTION("KUnit: the OPP library's notifiers");
 MODULE_LICENSE("GPL");
