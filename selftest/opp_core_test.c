@@ -38,7 +38,7 @@ static const unsigned long cpu_rates_sorted[] = {
 	125 * HZ_PER_MHZ, 250 * HZ_PER_MHZ, 500 * HZ_PER_MHZ, 550 * HZ_PER_MHZ, 600 * HZ_PER_MHZ,
 };
 
-static unsigned long opp_test_volt_of(unsigned long freq)
+static unsigned long search_volt_of(unsigned long freq)
 {
 	unsigned int i;
 
@@ -49,8 +49,8 @@ static unsigned long opp_test_volt_of(unsigned long freq)
 }
 
 /* The documented walk: ceil from 0, one past each OPP found. */
-static unsigned int opp_test_ceil_walk(struct device *dev, unsigned long *rates,
-				       unsigned int max)
+static unsigned int core_ceil_walk(struct device *dev, unsigned long *rates,
+				   unsigned int max)
 {
 	unsigned long freq = 0;
 	unsigned int n = 0;
@@ -65,21 +65,21 @@ static unsigned int opp_test_ceil_walk(struct device *dev, unsigned long *rates,
 	return n;
 }
 
-static void opp_test_ceil_walk_is_sorted(struct kunit *test)
+static void opp_search_ceil_walk_is_sorted(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
 	unsigned int i, n;
 
 	fixture_add_cpu(test, ctx->dev);
-	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(cpu_rates_sorted));
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, rates[i], cpu_rates_sorted[i]);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
-static void opp_test_voltage_follows_frequency(struct kunit *test)
+static void opp_search_voltage_follows_frequency(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned long freqs[8], volts[8], rates[8], freq = 0;
@@ -99,11 +99,11 @@ static void opp_test_voltage_follows_frequency(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, 5U);
 	for (i = 0; i < n; i++) {
 		KUNIT_EXPECT_EQ(test, rates[i], freqs[i]);
-		KUNIT_EXPECT_EQ(test, volts[i], opp_test_volt_of(freqs[i]));
+		KUNIT_EXPECT_EQ(test, volts[i], search_volt_of(freqs[i]));
 	}
 }
 
-static void opp_test_floor_from_ulong_max(struct kunit *test)
+static void opp_search_floor_from_ulong_max(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
@@ -115,7 +115,7 @@ static void opp_test_floor_from_ulong_max(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
 }
 
-static void opp_test_ceil_floor_between_points(struct kunit *test)
+static void opp_search_ceil_floor_between_points(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
@@ -135,7 +135,7 @@ static void opp_test_ceil_floor_between_points(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.rate, 550 * HZ_PER_MHZ);
 }
 
-static void opp_test_search_out_of_range(struct kunit *test)
+static void opp_search_out_of_range(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
@@ -155,7 +155,7 @@ static void opp_test_search_out_of_range(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 }
 
-static void opp_test_exact_by_availability(struct kunit *test)
+static void opp_search_exact_by_availability(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
@@ -177,7 +177,7 @@ static void opp_test_exact_by_availability(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, f.volt, 0UL);
 }
 
-static void opp_test_ulong_max_frequency(struct kunit *test)
+static void opp_search_ulong_max_frequency(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -191,7 +191,7 @@ static void opp_test_ulong_max_frequency(struct kunit *test)
 					   ULONG_MAX).volt, 1400000UL);
 }
 
-static void opp_test_disabled_is_skipped(struct kunit *test)
+static void opp_update_disabled_is_skipped(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
@@ -201,7 +201,7 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
 
-	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, 4U);
 	KUNIT_EXPECT_EQ(test, rates[1], 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, rates[2], 550 * HZ_PER_MHZ);
@@ -212,12 +212,12 @@ static void opp_test_disabled_is_skipped(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
-	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_EXPECT_EQ(test, n, 5U);
 }
 
 /* All disabled: count 0, every search fails, the table stays. */
-static void opp_test_all_disabled(struct kunit *test)
+static void opp_update_all_disabled(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned int i;
@@ -238,7 +238,7 @@ static void opp_test_all_disabled(struct kunit *test)
  * The thermal flow of the 2.6.37 documentation: check the OPP is there and
  * available, disable it, and later find it among the disabled to enable it.
  */
-static void opp_test_thermal_flow(struct kunit *test)
+static void opp_update_thermal_flow(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
@@ -257,7 +257,7 @@ static void opp_test_thermal_flow(struct kunit *test)
 					   ULONG_MAX).rate, 600 * HZ_PER_MHZ);
 }
 
-static void opp_test_enable_disable_idempotent(struct kunit *test)
+static void opp_update_enable_disable_idempotent(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -271,7 +271,7 @@ static void opp_test_enable_disable_idempotent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
-static void opp_test_duplicate_identical(struct kunit *test)
+static void opp_update_duplicate_identical(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -281,7 +281,7 @@ static void opp_test_duplicate_identical(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
 }
 
-static void opp_test_duplicate_conflicting(struct kunit *test)
+static void opp_update_duplicate_conflicting(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -300,7 +300,7 @@ static void opp_test_duplicate_conflicting(struct kunit *test)
 						      250 * HZ_PER_MHZ).opp));
 }
 
-static void opp_test_devices_are_independent(struct kunit *test)
+static void opp_update_devices_are_independent(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -319,7 +319,7 @@ static void opp_test_devices_are_independent(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * HZ_PER_MHZ), -ENODEV);
 }
 
-static void opp_test_remove(struct kunit *test)
+static void opp_update_remove(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned long rates[8];
@@ -329,7 +329,7 @@ static void opp_test_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 123), -ENODEV);
-	n = opp_test_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
+	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, 4U);
 	KUNIT_EXPECT_EQ(test, rates[3], 600 * HZ_PER_MHZ);
 
@@ -345,7 +345,7 @@ static void opp_test_remove(struct kunit *test)
 }
 
 /* The library pins the device while it has a table for it, and no longer. */
-static void opp_test_device_reference(struct kunit *test)
+static void opp_update_device_reference(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
@@ -358,7 +358,7 @@ static void opp_test_device_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
 
 	/* Dropped by its owner first: released with the table, not before. */
-	dev = fixture_dev_new(test, "opp-test-c", &released);
+	dev = fixture_dev_new(test, KBUILD_MODNAME "-c", &released);
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * HZ_PER_MHZ, 900000), 0);
 	put_device(dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
@@ -368,7 +368,7 @@ static void opp_test_device_reference(struct kunit *test)
 
 /* ---- Copy-out lookups, and updates under readers ---- */
 
-static void lookup_values(struct kunit *test)
+static void opp_lookup_values(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct opp_info info;
@@ -394,7 +394,7 @@ static void lookup_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
 }
 
-static void lookup_errors(struct kunit *test)
+static void opp_lookup_errors(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct opp_info info = { .rate = 42, .u_volt = 43 };
@@ -451,7 +451,7 @@ static enum hrtimer_restart irq_lookups_fn(struct hrtimer *timer)
  * The searches and lookups take no lock but RCU: they work in a hard
  * interrupt, and so does freeing a cpufreq table.
  */
-static void lookup_hardirq(struct kunit *test)
+static void opp_lookup_hardirq(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct irq_lookups *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
@@ -555,7 +555,7 @@ static struct reader_thread *reader_start(struct kunit *test,
 	r->dev = dev;
 	r->steps = steps;
 	init_completion(&r->done);
-	task = kthread_run(reader_thread_fn, r, "opp-ext-reader");
+	task = kthread_run(reader_thread_fn, r, "opp-lookup-rdr");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	return r;
 }
@@ -595,7 +595,7 @@ static void reader_finish(struct kunit *test, struct reader_thread *r)
  * An OPP found before its table was removed stays readable until unlock,
  * and neither removal waits for the reader.
  */
-static void remove_under_reader(struct kunit *test)
+static void opp_lookup_remove_under_reader(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
@@ -617,18 +617,18 @@ static void remove_under_reader(struct kunit *test)
 
 /*
  * The array opp_remove() replaces is freed after a grace period, not at
- * once: remove_under_reader on one CPU. Under Tiny RCU (one CPU, no
- * preemption: User-Mode Linux) a callback queued by kfree_rcu() runs only
- * after a quiescent state, and each moves the grace-period counter; none
- * comes inside rcu_read_lock() from a task that does not block. So while
- * the counter has not moved since before the removal, the old array must
- * be live, and an OPP found in it before the removal is read once more
- * (freed memory would be a KASAN report). Where a grace period passed in
- * the removal (it sleeps on a mutex), it tries again. Tree RCU gives no
- * such proof from one task: remove_under_reader's second CPU is the test
- * there.
+ * once: opp_lookup_remove_under_reader on one CPU. Under Tiny RCU (one
+ * CPU, no preemption: User-Mode Linux) a callback queued by kfree_rcu()
+ * runs only after a quiescent state, and each moves the grace-period
+ * counter; none comes inside rcu_read_lock() from a task that does not
+ * block. So while the counter has not moved since before the removal, the
+ * old array must be live, and an OPP found in it before the removal is
+ * read once more (freed memory would be a KASAN report). Where a grace
+ * period passed in the removal (it sleeps on a mutex), it tries again.
+ * Tree RCU gives no such proof from one task:
+ * opp_lookup_remove_under_reader's second CPU is the test there.
  */
-static void remove_frees_after_grace_period(struct kunit *test)
+static void opp_lookup_remove_frees_after_grace_period(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	unsigned long cookie, rate = 0, u_volt = 0;
@@ -637,7 +637,8 @@ static void remove_frees_after_grace_period(struct kunit *test)
 	int tries;
 
 	if (!IS_ENABLED(CONFIG_TINY_RCU))
-		kunit_skip(test, "needs Tiny RCU (remove_under_reader runs on Tree RCU)");
+		kunit_skip(test,
+			   "needs Tiny RCU (opp_lookup_remove_under_reader runs on Tree RCU)");
 	fixture_add_four(test, ctx->dev);
 	for (tries = 0; tries < 10 && !live; tries++) {
 		if (tries)
@@ -671,7 +672,7 @@ static void remove_frees_after_grace_period(struct kunit *test)
  * inside, sees each change: availability flipped in place (through the
  * OPP it holds, too), the added OPP in the new copy.
  */
-static void update_under_reader(struct kunit *test)
+static void opp_lookup_update_under_reader(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
@@ -704,13 +705,13 @@ static void update_under_reader(struct kunit *test)
 }
 
 static struct kunit_case opp_search_cases[] = {
-	KUNIT_CASE(opp_test_ceil_walk_is_sorted),
-	KUNIT_CASE(opp_test_voltage_follows_frequency),
-	KUNIT_CASE(opp_test_floor_from_ulong_max),
-	KUNIT_CASE(opp_test_ceil_floor_between_points),
-	KUNIT_CASE(opp_test_search_out_of_range),
-	KUNIT_CASE(opp_test_exact_by_availability),
-	KUNIT_CASE(opp_test_ulong_max_frequency),
+	KUNIT_CASE(opp_search_ceil_walk_is_sorted),
+	KUNIT_CASE(opp_search_voltage_follows_frequency),
+	KUNIT_CASE(opp_search_floor_from_ulong_max),
+	KUNIT_CASE(opp_search_ceil_floor_between_points),
+	KUNIT_CASE(opp_search_out_of_range),
+	KUNIT_CASE(opp_search_exact_by_availability),
+	KUNIT_CASE(opp_search_ulong_max_frequency),
 	{}
 };
 
@@ -722,15 +723,15 @@ static struct kunit_suite opp_search_suite = {
 };
 
 static struct kunit_case opp_update_cases[] = {
-	KUNIT_CASE(opp_test_disabled_is_skipped),
-	KUNIT_CASE(opp_test_all_disabled),
-	KUNIT_CASE(opp_test_thermal_flow),
-	KUNIT_CASE(opp_test_enable_disable_idempotent),
-	KUNIT_CASE(opp_test_duplicate_identical),
-	KUNIT_CASE(opp_test_duplicate_conflicting),
-	KUNIT_CASE(opp_test_devices_are_independent),
-	KUNIT_CASE(opp_test_remove),
-	KUNIT_CASE(opp_test_device_reference),
+	KUNIT_CASE(opp_update_disabled_is_skipped),
+	KUNIT_CASE(opp_update_all_disabled),
+	KUNIT_CASE(opp_update_thermal_flow),
+	KUNIT_CASE(opp_update_enable_disable_idempotent),
+	KUNIT_CASE(opp_update_duplicate_identical),
+	KUNIT_CASE(opp_update_duplicate_conflicting),
+	KUNIT_CASE(opp_update_devices_are_independent),
+	KUNIT_CASE(opp_update_remove),
+	KUNIT_CASE(opp_update_device_reference),
 	{}
 };
 
@@ -742,12 +743,12 @@ static struct kunit_suite opp_update_suite = {
 };
 
 static struct kunit_case opp_lookup_cases[] = {
-	KUNIT_CASE(lookup_values),
-	KUNIT_CASE(lookup_errors),
-	KUNIT_CASE(lookup_hardirq),
-	KUNIT_CASE(remove_under_reader),
-	KUNIT_CASE(update_under_reader),
-	KUNIT_CASE(remove_frees_after_grace_period),
+	KUNIT_CASE(opp_lookup_values),
+	KUNIT_CASE(opp_lookup_errors),
+	KUNIT_CASE(opp_lookup_hardirq),
+	KUNIT_CASE(opp_lookup_remove_under_reader),
+	KUNIT_CASE(opp_lookup_update_under_reader),
+	KUNIT_CASE(opp_lookup_remove_frees_after_grace_period),
 	{}
 };
 

@@ -134,7 +134,7 @@ static unsigned long sharing_rate(struct device *dev, unsigned int n)
 	return info.rate;
 }
 
-static void sharing_test_of_one_table(struct kunit *test)
+static void opp_sharing_of_one_table(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct opp_table *ha, *hb;
@@ -174,7 +174,7 @@ static void sharing_test_of_one_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), 2U);
 }
 
-static void sharing_test_changes_reach_all(struct kunit *test)
+static void opp_sharing_changes_reach_all(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -201,7 +201,7 @@ static void sharing_test_changes_reach_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
 }
 
-static void sharing_test_sharer_leaves(struct kunit *test)
+static void opp_sharing_sharer_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -228,7 +228,7 @@ static void sharing_test_sharer_leaves(struct kunit *test)
  * The table's own device leaves: b keeps the OPPs as they were (a
  * disabled one stays disabled), the notifier chain and the handles.
  */
-static void sharing_test_owner_leaves(struct kunit *test)
+static void opp_sharing_owner_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -276,7 +276,7 @@ static void sharing_test_owner_leaves(struct kunit *test)
 }
 
 /* A device with a table of its own merges the shared node into it. */
-static void sharing_test_own_table_stays(struct kunit *test)
+static void opp_sharing_own_table_stays(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct opp_table *ha, *hb;
@@ -296,7 +296,7 @@ static void sharing_test_own_table_stays(struct kunit *test)
  * The CPUs: as many as have a device (none on User-Mode Linux, whose
  * answer is then -ENODEV).
  */
-static void sharing_test_cpus(struct kunit *test)
+static void opp_sharing_cpus(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct cpumask *mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
@@ -366,7 +366,7 @@ static void sharing_test_cpus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), -ENODEV);
 }
 
-static void sharing_test_bad_input(struct kunit *test)
+static void opp_sharing_bad_input(struct kunit *test)
 {
 	struct cpumask *got = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
 	struct sharing_ctx *ctx = test->priv;
@@ -425,7 +425,7 @@ static struct sharing_fault sharing_failing(struct sharing_ctx *ctx,
 	return f;
 }
 
-static void sharing_test_out_of_memory(struct kunit *test)
+static void opp_sharing_out_of_memory(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	unsigned int nth, enomem = 0;
@@ -489,14 +489,14 @@ static void sharing_test_out_of_memory(struct kunit *test)
 }
 
 static struct kunit_case sharing_cases[] = {
-	KUNIT_CASE(sharing_test_of_one_table),
-	KUNIT_CASE(sharing_test_changes_reach_all),
-	KUNIT_CASE(sharing_test_sharer_leaves),
-	KUNIT_CASE(sharing_test_owner_leaves),
-	KUNIT_CASE(sharing_test_own_table_stays),
-	KUNIT_CASE(sharing_test_cpus),
-	KUNIT_CASE(sharing_test_bad_input),
-	KUNIT_CASE(sharing_test_out_of_memory),
+	KUNIT_CASE(opp_sharing_of_one_table),
+	KUNIT_CASE(opp_sharing_changes_reach_all),
+	KUNIT_CASE(opp_sharing_sharer_leaves),
+	KUNIT_CASE(opp_sharing_owner_leaves),
+	KUNIT_CASE(opp_sharing_own_table_stays),
+	KUNIT_CASE(opp_sharing_cpus),
+	KUNIT_CASE(opp_sharing_bad_input),
+	KUNIT_CASE(opp_sharing_out_of_memory),
 	{}
 };
 
@@ -509,7 +509,7 @@ static struct kunit_suite sharing_suite = {
 
 /* ---- The cpufreq table ---- */
 
-static void opp_test_cpufreq_table(struct kunit *test)
+static void opp_cpufreq_table(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
@@ -532,7 +532,7 @@ static void opp_test_cpufreq_table(struct kunit *test)
 }
 
 /* A rate that is not a whole kHz gives the kHz below it. */
-static void opp_test_cpufreq_truncation(struct kunit *test)
+static void opp_cpufreq_truncation(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
@@ -549,13 +549,13 @@ static void opp_test_cpufreq_truncation(struct kunit *test)
 }
 
 /* A cpufreq table as another thread or a callback got it, copied out. */
-struct opp_test_khz {
+struct cpufreq_khz {
 	int ret;
 	unsigned int n;
 	unsigned int khz[8];
 };
 
-static void opp_test_take_table(struct device *dev, struct opp_test_khz *k)
+static void cpufreq_take_table(struct device *dev, struct cpufreq_khz *k)
 {
 	struct cpufreq_frequency_table *ft;
 
@@ -573,8 +573,8 @@ static const unsigned int cpu_khz_700[] = {
 	125000, 250000, 500000, 550000, 600000, 700000,
 };
 
-static void opp_test_expect_khz(struct kunit *test, const struct opp_test_khz *k,
-				const unsigned int *khz, unsigned int n)
+static void cpufreq_expect_khz(struct kunit *test, const struct cpufreq_khz *k,
+			       const unsigned int *khz, unsigned int n)
 {
 	unsigned int i;
 
@@ -588,7 +588,7 @@ struct cpufreq_listener {
 	struct notifier_block nb;
 	struct device *dev;
 	unsigned int calls;
-	struct opp_test_khz got;
+	struct cpufreq_khz got;
 };
 
 static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
@@ -597,7 +597,7 @@ static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
 	struct cpufreq_listener *l = container_of(nb, struct cpufreq_listener, nb);
 
 	l->calls++;
-	opp_test_take_table(l->dev, &l->got);
+	cpufreq_take_table(l->dev, &l->got);
 	return NOTIFY_OK;
 }
 
@@ -605,7 +605,7 @@ static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
  * A notifier callback may rebuild its cpufreq table (it takes no lock),
  * and gets the table with the change that called it.
  */
-static void opp_test_cpufreq_from_notifier(struct kunit *test)
+static void opp_cpufreq_from_notifier(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
@@ -617,12 +617,12 @@ static void opp_test_cpufreq_from_notifier(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 700 * HZ_PER_MHZ, 1300000), 0);
 	KUNIT_ASSERT_EQ(test, l->calls, 1U);
-	opp_test_expect_khz(test, &l->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+	cpufreq_expect_khz(test, &l->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
 
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, l->calls, 2U);
-	opp_test_expect_khz(test, &l->got, cpu_khz_700 + 1,
-			    ARRAY_SIZE(cpu_khz_700) - 1);
+	cpufreq_expect_khz(test, &l->got, cpu_khz_700 + 1,
+			   ARRAY_SIZE(cpu_khz_700) - 1);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), 0);
 }
 
@@ -649,7 +649,7 @@ struct cpufreq_race {
 	size_t bytes[4];
 	bool held_too_long;
 	int add_ret;
-	struct opp_test_khz got;
+	struct cpufreq_khz got;
 };
 
 static void cpufreq_race_probe(void *data, unsigned long call_site,
@@ -696,24 +696,24 @@ static int cpufreq_race_caller(void *data)
 	struct cpufreq_race *r = data;
 
 	r->counting = true;
-	opp_test_take_table(r->dev, &r->got);
+	cpufreq_take_table(r->dev, &r->got);
 	r->counting = false;
 	complete(&r->caller_done);
 	return 0;
 }
 
-static struct task_struct *opp_test_thread_on(struct kunit *test,
-					      int (*fn)(void *), void *data,
-					      unsigned int cpu)
+static struct task_struct *cpufreq_thread_on(struct kunit *test,
+					     int (*fn)(void *), void *data,
+					     unsigned int cpu)
 {
-	struct task_struct *t = kthread_create(fn, data, "opp-test/%u", cpu);
+	struct task_struct *t = kthread_create(fn, data, "opp-cpufreq/%u", cpu);
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	kthread_bind(t, cpu);
 	return t;
 }
 
-static void opp_test_cpufreq_table_grew(struct kunit *test)
+static void opp_cpufreq_table_grew(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
@@ -734,8 +734,8 @@ static void opp_test_cpufreq_table_grew(struct kunit *test)
 	init_completion(&r->go);
 	init_completion(&r->added_done);
 	init_completion(&r->caller_done);
-	updater = opp_test_thread_on(test, cpufreq_race_updater, r, cpu1);
-	caller = opp_test_thread_on(test, cpufreq_race_caller, r, cpu0);
+	updater = cpufreq_thread_on(test, cpufreq_race_updater, r, cpu1);
+	caller = cpufreq_thread_on(test, cpufreq_race_caller, r, cpu0);
 	r->caller = caller;
 	if (register_trace_kmalloc(cpufreq_race_probe, r)) {
 		/* Never woken: they end without running. */
@@ -758,11 +758,11 @@ static void opp_test_cpufreq_table_grew(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r->bytes[0], r->first_bytes);
 	KUNIT_EXPECT_EQ(test, r->bytes[1],
 			r->first_bytes + sizeof(struct cpufreq_frequency_table));
-	opp_test_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+	cpufreq_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
 }
 
 /* Nothing available: no table to give (the argument errors: opp_robust). */
-static void opp_test_cpufreq_table_errors(struct kunit *test)
+static void opp_cpufreq_table_errors(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
@@ -774,11 +774,11 @@ static void opp_test_cpufreq_table_errors(struct kunit *test)
 }
 
 static struct kunit_case opp_cpufreq_cases[] = {
-	KUNIT_CASE(opp_test_cpufreq_table),
-	KUNIT_CASE(opp_test_cpufreq_table_errors),
-	KUNIT_CASE(opp_test_cpufreq_truncation),
-	KUNIT_CASE(opp_test_cpufreq_from_notifier),
-	KUNIT_CASE(opp_test_cpufreq_table_grew),
+	KUNIT_CASE(opp_cpufreq_table),
+	KUNIT_CASE(opp_cpufreq_table_errors),
+	KUNIT_CASE(opp_cpufreq_truncation),
+	KUNIT_CASE(opp_cpufreq_from_notifier),
+	KUNIT_CASE(opp_cpufreq_table_grew),
 	{}
 };
 

@@ -10,9 +10,9 @@
  * A suite whose cases need two devices and nothing else takes
  * fixture_pair_init() and fixture_pair_exit() as its init and exit.
  *
- * Tables: the shuffled CPU domain of the 2.6.37 suites (fixture_add_cpu())
- * and four OPPs whose voltage is a function of the rate
- * (fixture_add_four()).
+ * Tables: a shuffled CPU domain (fixture_add_cpu(): the search, update
+ * and cpufreq suites') and four OPPs whose voltage is a function of the
+ * rate (fixture_add_four()).
  *
  * Device tree nodes: detached, carrying one operating-points property,
  * for opp_of_add_table().
