@@ -20,7 +20,7 @@
 #include "../opp.h"
 #include "opp_fixture.h"
 
-static void notifier_events(struct kunit *test)
+static void opp_notifier_events(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
@@ -58,7 +58,7 @@ static void notifier_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l->n, 8U);
 }
 
-static void notifier_registration(struct kunit *test)
+static void opp_notifier_registration(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_listener *a = fixture_listener_new(test, ctx->dev);
@@ -96,7 +96,7 @@ static void notifier_registration(struct kunit *test)
  * OPP_EVENT_REMOVE (a disabled OPP's payload says so, with its voltage),
  * and the registration goes with the table.
  */
-static void notifier_last_opp(struct kunit *test)
+static void opp_notifier_last_opp(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
@@ -125,7 +125,7 @@ static void notifier_last_opp(struct kunit *test)
  * Listeners are called by priority, then in registration order, and a
  * NOTIFY_STOP ends the call for those after it; the update stands.
  */
-static void notifier_order_and_stop(struct kunit *test)
+static void opp_notifier_order_and_stop(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_listener *first = fixture_listener_new(test, ctx->dev);
@@ -208,7 +208,7 @@ static int blocking_unregister(void *data)
  * correct library can never fail this; an early return is seen if it
  * comes within the 100 ms the callback is held.
  */
-static void notifier_unregister_waits(struct kunit *test)
+static void opp_notifier_unregister_waits(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct blocking_listener *b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
@@ -224,11 +224,11 @@ static void notifier_unregister_waits(struct kunit *test)
 	fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &b->nb), 0);
 
-	t = kthread_run(blocking_updater, b, "opp-ext-update");
+	t = kthread_run(blocking_updater, b, "opp-nb-update");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	KUNIT_ASSERT_NE(test, wait_for_completion_timeout(&b->entered, 5 * HZ),
 			0UL);
-	t = kthread_run(blocking_unregister, b, "opp-ext-unreg");
+	t = kthread_run(blocking_unregister, b, "opp-nb-unreg");
 	if (IS_ERR(t))
 		complete(&b->release);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
@@ -249,11 +249,11 @@ static void notifier_unregister_waits(struct kunit *test)
 }
 
 static struct kunit_case opp_notifier_cases[] = {
-	KUNIT_CASE(notifier_events),
-	KUNIT_CASE(notifier_registration),
-	KUNIT_CASE(notifier_last_opp),
-	KUNIT_CASE(notifier_order_and_stop),
-	KUNIT_CASE(notifier_unregister_waits),
+	KUNIT_CASE(opp_notifier_events),
+	KUNIT_CASE(opp_notifier_registration),
+	KUNIT_CASE(opp_notifier_last_opp),
+	KUNIT_CASE(opp_notifier_order_and_stop),
+	KUNIT_CASE(opp_notifier_unregister_waits),
 	{}
 };
 

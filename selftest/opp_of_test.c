@@ -38,7 +38,7 @@
 
 /* ---- operating-points (v1): suite opp_of ---- */
 
-static void dt_table(struct kunit *test)
+static void opp_of_table(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	/* Unsorted, with one identical repeat. */
@@ -63,7 +63,7 @@ static void dt_table(struct kunit *test)
 	ctx->dev->of_node = NULL;
 }
 
-struct dt_case {
+struct of_v1_bad {
 	const char *name;
 	u32 cells[6];
 	unsigned int n;
@@ -71,7 +71,7 @@ struct dt_case {
 	unsigned int bytes;	/* the property's length, if not 4 * n */
 };
 
-static const struct dt_case dt_bad[] = {
+static const struct of_v1_bad of_v1_bads[] = {
 	{ "empty", {}, 0, -EINVAL },
 	{ "odd", { 200000, 900000, 400000 }, 3, -EINVAL },
 	{ "single cell", { 200000 }, 1, -EINVAL },
@@ -81,17 +81,17 @@ static const struct dt_case dt_bad[] = {
 	{ "ragged length", { 200000, 900000, 400000 }, 3, -EINVAL, 10 },
 };
 
-static void dt_bad_desc(const struct dt_case *c, char *desc)
+static void of_v1_bad_desc(const struct of_v1_bad *c, char *desc)
 {
 	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-KUNIT_ARRAY_PARAM(dt_bad, dt_bad, dt_bad_desc);
+KUNIT_ARRAY_PARAM(of_v1_bad, of_v1_bads, of_v1_bad_desc);
 
 /* A malformed property is refused whole: not even a table appears. */
-static void dt_malformed(struct kunit *test)
+static void opp_of_malformed(struct kunit *test)
 {
-	const struct dt_case *c = test->param_value;
+	const struct of_v1_bad *c = test->param_value;
 	struct fixture_pair *ctx = test->priv;
 	int err = c->err;
 
@@ -114,7 +114,7 @@ out:
 	ctx->dev->of_node = NULL;
 }
 
-static void dt_missing(struct kunit *test)
+static void opp_of_missing(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
@@ -136,7 +136,7 @@ static void dt_missing(struct kunit *test)
  * come in one update, each told as an ADD in rate order, and when the
  * first ADD is told every new OPP is already visible.
  */
-static void dt_merge(struct kunit *test)
+static void opp_of_merge(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
@@ -172,7 +172,7 @@ static void dt_merge(struct kunit *test)
  * The largest frequency in kHz whose rate in Hz an unsigned long holds on
  * 32-bit: 4294967 kHz is 4294967000 Hz (one more is "too fast" above).
  */
-static void dt_largest_khz(struct kunit *test)
+static void opp_of_largest_khz(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	static const u32 cells[] = { 4294967, 1000000 };
@@ -192,7 +192,7 @@ static void dt_largest_khz(struct kunit *test)
  * kernels have no OF_DYNAMIC, so the kernel's core may take and put the
  * detached node.)
  */
-static void dt_clock_latency(struct kunit *test)
+static void opp_of_clock_latency(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 	static const u32 cells[] = { 400000, 1000000, 200000, 900000 };
@@ -218,12 +218,12 @@ static void dt_clock_latency(struct kunit *test)
 }
 
 static struct kunit_case opp_of_cases[] = {
-	KUNIT_CASE(dt_table),
-	KUNIT_CASE_PARAM(dt_malformed, dt_bad_gen_params),
-	KUNIT_CASE(dt_missing),
-	KUNIT_CASE(dt_merge),
-	KUNIT_CASE(dt_largest_khz),
-	KUNIT_CASE(dt_clock_latency),
+	KUNIT_CASE(opp_of_table),
+	KUNIT_CASE_PARAM(opp_of_malformed, of_v1_bad_gen_params),
+	KUNIT_CASE(opp_of_missing),
+	KUNIT_CASE(opp_of_merge),
+	KUNIT_CASE(opp_of_largest_khz),
+	KUNIT_CASE(opp_of_clock_latency),
 	{}
 };
 
@@ -389,7 +389,7 @@ static void of_v2_unconfigure(int *tokens)
 		dev_pm_opp_put_prop_name(tokens[1]);
 }
 
-static void of_v2_test_matches_kernel(struct kunit *test)
+static void opp_of_v2_matches_kernel(struct kunit *test)
 {
 	const struct of_v2_good *g = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -466,7 +466,7 @@ static void of_v2_bad_desc(const struct of_v2_bad *b, char *desc)
 
 KUNIT_ARRAY_PARAM(of_v2_bad, of_v2_bads, of_v2_bad_desc);
 
-static void of_v2_test_malformed(struct kunit *test)
+static void opp_of_v2_malformed(struct kunit *test)
 {
 	const struct of_v2_bad *b = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -518,7 +518,7 @@ KUNIT_ARRAY_PARAM(of_v2_rule, of_v2_rules, of_v2_rule_desc);
  * Both parsers give the answer of the running kernel's rule, and where
  * that is to read the table, they read it alike.
  */
-static void of_v2_test_supply_rule(struct kunit *test)
+static void opp_of_v2_supply_rule(struct kunit *test)
 {
 	const struct of_v2_rule *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -545,7 +545,7 @@ static void of_v2_test_supply_rule(struct kunit *test)
  * this library refuses it (-EINVAL) and the kernel's core is not asked:
  * it WARNs and keeps the rate truncated.
  */
-static void of_v2_test_rate_above_32bit(struct kunit *test)
+static void opp_of_v2_rate_above_32bit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
@@ -568,7 +568,7 @@ static void of_v2_test_rate_above_32bit(struct kunit *test)
 /* ---- What the parse leaves for callers ---- */
 
 /* A malformed v2 table merged into an existing one changes nothing. */
-static void of_v2_test_fault_keeps_table(struct kunit *test)
+static void opp_of_v2_fault_keeps_table(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct opp_info info;
@@ -582,7 +582,7 @@ static void of_v2_test_fault_keeps_table(struct kunit *test)
 }
 
 /* A second parse of the same table adds nothing and succeeds. */
-static void of_v2_test_parse_twice(struct kunit *test)
+static void opp_of_v2_parse_twice(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
@@ -593,7 +593,7 @@ static void of_v2_test_parse_twice(struct kunit *test)
 }
 
 /* Turbo OPPs are boost entries of the cpufreq table; the rest are not. */
-static void of_v2_test_cpufreq_boost(struct kunit *test)
+static void opp_of_v2_cpufreq_boost(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
@@ -613,7 +613,7 @@ static void of_v2_test_cpufreq_boost(struct kunit *test)
 }
 
 /* The accessors read what the table holds; a disabled OPP reads as 0. */
-static void of_v2_test_accessors(struct kunit *test)
+static void opp_of_v2_accessors(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned long f = 400000000, vmin, vmax, vmin_off, vmax_off;
@@ -667,7 +667,7 @@ static void of_v2_test_accessors(struct kunit *test)
  * A disabled suspend OPP is no suspend OPP to either core: both say 0,
  * and the rate comes back with the OPP.
  */
-static void of_v2_test_suspend_disabled(struct kunit *test)
+static void opp_of_v2_suspend_disabled(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
@@ -697,7 +697,7 @@ static void of_v2_test_suspend_disabled(struct kunit *test)
  * it updates its argument (not on error), the bad arguments, and a
  * disabled OPP, which no level search finds.
  */
-static void of_v2_test_level_searches(struct kunit *test)
+static void opp_of_v2_level_searches(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned int l_exact, l_ceil, l_floor, l_miss_up, l_miss_down;
@@ -798,7 +798,7 @@ static void of_v2_test_level_searches(struct kunit *test)
  * copied out, the path the table does not have; and an OPP removed from
  * a bandwidth table, whose bandwidths go with it.
  */
-static void of_v2_test_bw_searches(struct kunit *test)
+static void opp_of_v2_bw_searches(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned long peak1, avg0, bad_bw;
@@ -960,7 +960,7 @@ static void of_v2_required_levels(struct of_v2_ctx *ctx, unsigned int *ours,
 	}
 }
 
-static void of_v2_test_required(struct kunit *test)
+static void opp_of_v2_required(struct kunit *test)
 {
 	const struct of_v2_req *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -1024,7 +1024,7 @@ static void of_v2_test_required(struct kunit *test)
 }
 
 /* opp_set_config(): bad input changes nothing; one per device, before. */
-static void of_v2_test_config_errors(struct kunit *test)
+static void opp_of_v2_config_errors(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	static const u32 hw[] = { 0x1 };
@@ -1054,19 +1054,19 @@ static void of_v2_test_config_errors(struct kunit *test)
 }
 
 static struct kunit_case of_v2_cases[] = {
-	KUNIT_CASE_PARAM(of_v2_test_matches_kernel, of_v2_good_gen_params),
-	KUNIT_CASE_PARAM(of_v2_test_malformed, of_v2_bad_gen_params),
-	KUNIT_CASE_PARAM(of_v2_test_supply_rule, of_v2_rule_gen_params),
-	KUNIT_CASE(of_v2_test_rate_above_32bit),
-	KUNIT_CASE(of_v2_test_fault_keeps_table),
-	KUNIT_CASE(of_v2_test_parse_twice),
-	KUNIT_CASE(of_v2_test_cpufreq_boost),
-	KUNIT_CASE(of_v2_test_accessors),
-	KUNIT_CASE(of_v2_test_suspend_disabled),
-	KUNIT_CASE(of_v2_test_level_searches),
-	KUNIT_CASE(of_v2_test_bw_searches),
-	KUNIT_CASE_PARAM(of_v2_test_required, of_v2_req_gen_params),
-	KUNIT_CASE(of_v2_test_config_errors),
+	KUNIT_CASE_PARAM(opp_of_v2_matches_kernel, of_v2_good_gen_params),
+	KUNIT_CASE_PARAM(opp_of_v2_malformed, of_v2_bad_gen_params),
+	KUNIT_CASE_PARAM(opp_of_v2_supply_rule, of_v2_rule_gen_params),
+	KUNIT_CASE(opp_of_v2_rate_above_32bit),
+	KUNIT_CASE(opp_of_v2_fault_keeps_table),
+	KUNIT_CASE(opp_of_v2_parse_twice),
+	KUNIT_CASE(opp_of_v2_cpufreq_boost),
+	KUNIT_CASE(opp_of_v2_accessors),
+	KUNIT_CASE(opp_of_v2_suspend_disabled),
+	KUNIT_CASE(opp_of_v2_level_searches),
+	KUNIT_CASE(opp_of_v2_bw_searches),
+	KUNIT_CASE_PARAM(opp_of_v2_required, of_v2_req_gen_params),
+	KUNIT_CASE(opp_of_v2_config_errors),
 	{}
 };
 
