@@ -35,7 +35,7 @@ static int leftover_listen(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
-static void leftover_table(struct kunit *test)
+static void opp_leftover_table(struct kunit *test)
 {
 	struct notifier_block *nb;
 	struct device *dev;
@@ -61,7 +61,7 @@ static void leftover_table(struct kunit *test)
 }
 
 static struct kunit_case leftover_cases[] = {
-	KUNIT_CASE(leftover_table),
+	KUNIT_CASE(opp_leftover_table),
 	{}
 };
 
