@@ -212,9 +212,9 @@ fi
 # does not leave, runs in a thread of its own meanwhile.
 canary canary-a "fail=1 skip=1 short=1 lockdep=1 sleep_in_atomic=1 leak=1 stall=12 hang=13" ""
 fails_for "a failed KUnit case fails the verdict" \
-	'^FAIL  opp_harness_canary\.opp_canary_ceil \(failed\)'
+	'^FAIL  opp_harness_canary\.opp_harness_canary_ceil \(failed\)'
 fails_for "a skipped KUnit case fails the verdict" \
-	'^FAIL  opp_harness_canary\.opp_canary_skip \(skipped\)'
+	'^FAIL  opp_harness_canary\.opp_harness_canary_skip \(skipped\)'
 fails_for "a suite with fewer results than the manifest fails the verdict" \
 	'^FAIL  suite opp_harness_canary \(opp_canary\): 4 results, the manifest expects 5'
 fails_for "a lockdep report (AB-BA mutex order) fails the verdict" \
