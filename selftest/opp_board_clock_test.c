@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_board_clock: opp_set_rate() programming one of the
- * vexpress-a9 board's own oscillators, through the kernel's vexpress-osc
- * clock driver and the board's configuration bus, down to the register
- * that QEMU emulates; clk_get_rate() and a direct read of that register
- * must then give the OPP's rate. The other rate suite (opp_set_rate) uses
- * providers of its own; this one uses the emulated hardware.
+ * KUnit tests of the library's transitions (opp_rate.c) on the board's
+ * own clock: suite opp_board_clock.
+ *
+ * opp_set_rate() programming one of the vexpress-a9 board's own
+ * oscillators, through the kernel's vexpress-osc clock driver and the
+ * board's configuration bus, down to the register that QEMU emulates;
+ * clk_get_rate() and a direct read of that register must then give the
+ * OPP's rate. The other rate suite (opp_set_rate) uses providers of its
+ * own; this one uses the emulated hardware.
  *
  * The oscillator: /dcc/extsaxiclk, the daughterboard's external AXI slave
  * clock, which no device of the guest runs from (see board_clock_dtb in

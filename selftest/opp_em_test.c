@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_em: the energy model of a table. Each em-* node of
- * selftest/opp_of_v2.dtso is read by this library on one device and by
- * the kernel's OPP core on another; opp_of_register_em() registers the
- * first one's model and the kernel's dev_pm_opp_of_register_em() the
- * second's, both with the kernel's energy model. The two models are read
- * back state by state (em_pd_get(): frequency, power, cost, flags, and
- * the performance field where the kernel has one) and must be equal, and
- * each state's frequency and power must be what the device tree gives,
- * computed here from the node's own properties: ``opp-microwatt``, or
- * C * V^2 * f from ``dynamic-power-coefficient``. What the kernel refuses
- * must be refused with its error code and leave no model; a model
- * unregistered must leave nothing (neither the device's domain nor its
- * debugfs directory) and may be registered again.
+ * KUnit tests of the library's energy model (opp_em.c): suite opp_em.
+ *
+ * The energy model of a table. Each em-* node of selftest/opp_of_v2.dtso
+ * is read by this library on one device and by the kernel's OPP core on
+ * another; opp_of_register_em() registers the first one's model and the
+ * kernel's dev_pm_opp_of_register_em() the second's, both with the
+ * kernel's energy model. The two models are read back state by state
+ * (em_pd_get(): frequency, power, cost, flags, and the performance field
+ * where the kernel has one) and must be equal, and each state's frequency
+ * and power must be what the device tree gives, computed here from the
+ * node's own properties: ``opp-microwatt``, or C * V^2 * f from
+ * ``dynamic-power-coefficient``. What the kernel refuses must be refused
+ * with its error code and leave no model; a model unregistered must leave
+ * nothing (neither the device's domain nor its debugfs directory) and may
+ * be registered again.
  *
  * The devices are not CPUs: CPUs' models cannot be unregistered. The
  * cpufreq sample registers its clusters' (samples/opp_cpufreq.c).

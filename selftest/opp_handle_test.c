@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the table handles (opp_table_get(), opp_table_put(),
+ * KUnit tests of the core's table handles (opp.c, with opp.h's inline
+ * searches): suite opp_table_handle.
+ *
+ * The table handles (opp_table_get(), opp_table_put(),
  * opp_table_find_freq_*() and their inline versions, the *_fast() ones of
- * opp.h) and of the device -> table map under them: a handle answers as
- * its device does, follows its table's updates, outlives the table's
- * removal without finding anything, and holds no device reference; the
- * inline searches answer as the out-of-line ones, errors included, also
- * from a hard interrupt that lands while the table is republished; the map
- * keeps every device's table through its rebuilds and tombstones.
+ * opp.h) and the device -> table map under them: a handle answers as its
+ * device does, follows its table's updates, outlives the table's removal
+ * without finding anything, and holds no device reference; the inline
+ * searches answer as the out-of-line ones, errors included, also from a
+ * hard interrupt that lands while the table is republished; the map keeps
+ * every device's table through its rebuilds and tombstones.
  */
 
 #include <kunit/test.h>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The library's unload path: tables that users never removed.
+ * The library's unload path (opp.c, opp_exit()): tables that users never
+ * removed. Suite opp_leftover.
  *
  * Loading this module gives a device a table, with a disabled OPP and a
  * notifier chain (a notifier registered), and checks them; unloading it

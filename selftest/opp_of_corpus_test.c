@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_of_corpus: every OPP table of the kernel tree's own
- * boards, read by this library (opp_of_add_table()) and by the kernel's
- * OPP core (dev_pm_opp_of_add_table()) through two devices whose nodes
- * point at the same table, and compared: the return codes, then what
- * both expose of each table (opp_of_compare.h: every OPP's rate,
- * voltages, current, power, level, availability, turbo and suspend flags,
- * the searches by rate, level and bandwidth of each path; the suspend
- * frequency, the clock latency), the levels of its required OPPs, and
- * whether a second device shares the table.
+ * KUnit tests of the device-tree reader (opp_of.c) on the kernel tree's
+ * tables: suite opp_of_corpus.
+ *
+ * Every OPP table of the kernel tree's own boards, read by this library
+ * (opp_of_add_table()) and by the kernel's OPP core
+ * (dev_pm_opp_of_add_table()) through two devices whose nodes point at the
+ * same table, and compared: the return codes, then what both expose of
+ * each table (opp_of_compare.h: every OPP's rate, voltages, current,
+ * power, level, availability, turbo and suspend flags, the searches by
+ * rate, level and bandwidth of each path; the suspend frequency, the clock
+ * latency), the levels of its required OPPs, and whether a second device
+ * shares the table.
  *
  * The tables come from scripts/opp-corpus.py, which compiles every board
  * of the guest kernel's tree and keeps each distinct table and consumer

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_of_multi: devices with several supplies and clocks,
- * named through opp_set_config() as a driver names them to the kernel's
- * dev_pm_opp_set_config(). Each table of selftest/opp_of_v2.dtso's
- * multi-* nodes is read by this library and by the kernel's OPP core,
- * both configured alike, and compared OPP by OPP: every clock's rate,
- * every supply's voltages, current and power; the malformed ones must get
- * the kernel's error code and add nothing.
+ * KUnit tests of the device-tree reader (opp_of.c) and the configuration
+ * (opp_config.c) of several supplies and clocks: suite opp_of_multi.
+ *
+ * Devices with several supplies and clocks, named through opp_set_config()
+ * as a driver names them to the kernel's dev_pm_opp_set_config(). Each
+ * table of selftest/opp_of_v2.dtso's multi-* nodes is read by this library
+ * and by the kernel's OPP core, both configured alike, and compared OPP by
+ * OPP: every clock's rate, every supply's voltages, current and power; the
+ * malformed ones must get the kernel's error code and add nothing.
  *
  * The supplies and clocks are real: two regulators and two clocks,
  * registered with their frameworks for the suite and looked up by name

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_set_rate: opp_set_rate() programming a clock and a
- * regulator registered with the kernel's frameworks by the recording
- * providers of opp_rate_providers.h. The order of the calls going up and
- * down, what is put back when a step fails, the first call (the OPP is
- * not known yet), rates out of the table, two threads setting rates while
- * a hard interrupt looks OPPs up, and the supply never below what the
- * clock needs at any moment (the providers check it on every call).
+ * KUnit tests of the library's transitions (opp_rate.c): suite
+ * opp_set_rate.
+ *
+ * opp_set_rate() programming a clock and a regulator registered with the
+ * kernel's frameworks by the recording providers of opp_rate_providers.h.
+ * The order of the calls going up and down, what is put back when a step
+ * fails, the first call (the OPP is not known yet), rates out of the
+ * table, two threads setting rates while a hard interrupt looks OPPs up,
+ * and the supply never below what the clock needs at any moment (the
+ * providers check it on every call).
  *
  * The device reads its table from /opp-of-v2/rate-consumer
  * (selftest/opp_of_v2.dtso, in the guest's device tree).

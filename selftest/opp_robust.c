@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Robustness of the OPP library: allocation failures, bad input, and the
- * device reference at the end of a device's life.
+ * Robustness of the OPP library, every unit's exports: allocation
+ * failures, bad input, and the device reference at the end of a device's
+ * life. Suites opp_faults, opp_badinput and opp_release.
  *
  * opp_faults fails each allocation of each updater path in turn through
  * the task's fail-nth (CONFIG_FAULT_INJECTION; failslab must not spare

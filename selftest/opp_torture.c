@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Concurrency torture of the OPP library, in the manner of rcutorture:
- * readers on every CPU and in hard interrupts search the tables while
- * updaters add, enable, disable and remove OPPs and whole tables, and every
- * result is checked against a model of what the tables must hold. KASAN
- * catches the reads of freed memory that no check can see.
+ * Concurrency torture of the OPP library's core (opp.c, with the CPUs'
+ * sharing of opp_cpu.c): suite opp_torture.
+ *
+ * In the manner of rcutorture: readers on every CPU and in hard interrupts
+ * search the tables while updaters add, enable, disable and remove OPPs
+ * and whole tables, and every result is checked against a model of what
+ * the tables must hold. KASAN catches the reads of freed memory that no
+ * check can see.
  *
  * The model: each table has a shadow, the set of its device's possible
  * OPPs (its universe, torture_rate()) that are present and which of them

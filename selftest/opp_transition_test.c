@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suites opp_genpd and opp_icc: what opp_set_rate() and
- * opp_set_level() move besides the clock and the supply, through the
- * kernel's real frameworks. This module registers a generic power domain
- * with performance states (its levels are a table of the device tree,
- * which genpd reads with the kernel's OPP core) and an interconnect
- * provider with two paths; both record every request into the log of the
- * suite's clock and regulator (selftest/opp_rate_providers.h), so one
- * log shows the order of every step of a transition, and both can be
- * told to fail their next request.
+ * KUnit tests of the library's transitions (opp_rate.c): suites opp_genpd
+ * and opp_icc.
+ *
+ * What opp_set_rate() and opp_set_level() move besides the clock and the
+ * supply, through the kernel's real frameworks. This module registers a
+ * generic power domain with performance states (its levels are a table of
+ * the device tree, which genpd reads with the kernel's OPP core) and an
+ * interconnect provider with two paths; both record every request into the
+ * log of the suite's clock and regulator (selftest/opp_rate_providers.h),
+ * so one log shows the order of every step of a transition, and both can
+ * be told to fail their next request.
  *
  * The consumers are platform devices on the nodes trans-* of
  * selftest/opp_of_v2.dtso, attached to the power domain as a bus would
