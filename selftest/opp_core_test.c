@@ -33,6 +33,8 @@
 #include "../opp.h"
 #include "opp_fixture.h"
 
+/* ---- Searches and updates: suites opp_search and opp_update ---- */
+
 /* fixture_cpu_opps[]'s rates in order. */
 static const unsigned long cpu_rates_sorted[] = {
 	125 * HZ_PER_MHZ, 250 * HZ_PER_MHZ, 500 * HZ_PER_MHZ, 550 * HZ_PER_MHZ, 600 * HZ_PER_MHZ,
@@ -366,7 +368,7 @@ static void opp_update_device_reference(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
-/* ---- Copy-out lookups, and updates under readers ---- */
+/* ---- Copy-out lookups, updates under readers: suite opp_lookup ---- */
 
 static void opp_lookup_values(struct kunit *test)
 {
@@ -762,5 +764,5 @@ static struct kunit_suite opp_lookup_suite = {
 kunit_test_suites(&opp_search_suite, &opp_update_suite,
 		  &opp_lookup_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the OPP library");
+MODULE_DESCRIPTION("KUnit: the OPP library's searches, updates and lookups");
 MODULE_LICENSE("GPL");

@@ -27,6 +27,8 @@
 
 #include "opp_fixture.h"
 
+/* ---- Devices sharing a table: suite opp_sharing ---- */
+
 #define SHARING_ROOT	"/opp-of-v2"
 
 struct sharing_ctx {
@@ -507,7 +509,7 @@ static struct kunit_suite sharing_suite = {
 	.test_cases = sharing_cases,
 };
 
-/* ---- The cpufreq table ---- */
+/* ---- The cpufreq table: suite opp_cpufreq ---- */
 
 static void opp_cpufreq_table(struct kunit *test)
 {
