@@ -106,9 +106,10 @@ if [ "$self_check_only" = 0 ]; then
 		--tests "$tests" --torture-seconds "$torture_seconds" \
 		"${main_args[@]}" --seed "$seed"
 	# The one case that needs Tiny RCU (one CPU: make quick) skips on
-	# these SMP guests, which run its two-CPU form (remove_under_reader).
+	# these SMP guests, which run its two-CPU form
+	# (opp_lookup_remove_under_reader).
 	out=$("$TOP/scripts/verdict.py" \
-		--skip-ok "opp_lookup.remove_frees_after_grace_period" \
+		--skip-ok "opp_lookup.opp_lookup_remove_frees_after_grace_period" \
 		"$runs/check") || true
 	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 	tally main "$out"
@@ -211,9 +212,9 @@ fi
 # does not leave, runs in a thread of its own meanwhile.
 canary canary-a "fail=1 skip=1 short=1 lockdep=1 sleep_in_atomic=1 leak=1 stall=12 hang=13" ""
 fails_for "a failed KUnit case fails the verdict" \
-	'^FAIL  opp_harness_canary\.opp_canary_ceil \(failed\)'
+	'^FAIL  opp_harness_canary\.opp_harness_canary_ceil \(failed\)'
 fails_for "a skipped KUnit case fails the verdict" \
-	'^FAIL  opp_harness_canary\.opp_canary_skip \(skipped\)'
+	'^FAIL  opp_harness_canary\.opp_harness_canary_skip \(skipped\)'
 fails_for "a suite with fewer results than the manifest fails the verdict" \
 	'^FAIL  suite opp_harness_canary \(opp_canary\): 4 results, the manifest expects 5'
 fails_for "a lockdep report (AB-BA mutex order) fails the verdict" \
@@ -230,9 +231,9 @@ fails_for "a task hung in uninterruptible sleep fails the verdict" \
 	'^FAIL  splat hung-task'
 
 # The same run, judged as if it had been meant to run more.
-judge --tests "opp_canary opp_test" "$runs/canary-a"
+judge --tests "opp_canary opp_core_test" "$runs/canary-a"
 fails_for "a module the run did not load fails the verdict" \
-	'^FAIL  suite opp_search \(opp_test\): did not run'
+	'^FAIL  suite opp_search \(opp_core_test\): did not run'
 sed 's/^canary\topp_canary\t.*$/&\ncanary\topp_canary\topp_harness_gone\t1/' \
 	"$TOP/selftest/manifest" >"$runs/canary-a/manifest.more"
 judge --manifest "$runs/canary-a/manifest.more" "$runs/canary-a"

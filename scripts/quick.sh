@@ -39,8 +39,8 @@ status=0
 # while an updater runs; an OPP added while a cpufreq table is copied): one
 # CPU without preemption cannot have both, and they skip; the ARM guest
 # (make check) runs them.
-"$TOP/scripts/verdict.py" --skip-ok "opp_lookup.remove_under_reader \
-opp_lookup.update_under_reader opp_cpufreq.opp_test_cpufreq_table_grew" \
+"$TOP/scripts/verdict.py" --skip-ok "opp_lookup.opp_lookup_remove_under_reader \
+opp_lookup.opp_lookup_update_under_reader opp_cpufreq.opp_cpufreq_table_grew" \
 	"$out" || status=$?
 
 # The hang canary: opp_canary's unload sleeps uninterruptibly for 600 s

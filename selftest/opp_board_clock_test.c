@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_board_clock: opp_set_rate() programming one of the
- * vexpress-a9 board's own oscillators, through the kernel's vexpress-osc
- * clock driver and the board's configuration bus, down to the register
- * that QEMU emulates; clk_get_rate() and a direct read of that register
- * must then give the OPP's rate. The other rate suite (opp_set_rate) uses
- * providers of its own; this one uses the emulated hardware.
+ * KUnit tests of the library's transitions (opp_rate.c) on the board's
+ * own clock: suite opp_board_clock.
+ *
+ * opp_set_rate() programming one of the vexpress-a9 board's own
+ * oscillators, through the kernel's vexpress-osc clock driver and the
+ * board's configuration bus, down to the register that QEMU emulates;
+ * clk_get_rate() and a direct read of that register must then give the
+ * OPP's rate. The other rate suite (opp_set_rate) uses providers of its
+ * own; this one uses the emulated hardware.
  *
  * The oscillator: /dcc/extsaxiclk, the daughterboard's external AXI slave
  * clock, which no device of the guest runs from (see board_clock_dtb in
@@ -165,7 +168,7 @@ static void board_clock_exit(struct kunit *test)
  * register keeps a rate to the hertz (QEMU does not round), and a rate
  * out of range is clamped by the driver before it reaches the register.
  */
-static void board_clock_test_oscillator(struct kunit *test)
+static void opp_board_clock_oscillator(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long reg = board_clock_register(test);
@@ -190,7 +193,7 @@ static void board_clock_test_oscillator(struct kunit *test)
  * sets the OPP asked for. Asking for the rate the oscillator already runs
  * at is the other first-call path: nothing to change, and it stays.
  */
-static void board_clock_test_first_call(struct kunit *test)
+static void opp_board_clock_first_call(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long lo = ctx->rate[0];
@@ -203,7 +206,7 @@ static void board_clock_test_first_call(struct kunit *test)
 	board_clock_expect_at(test, lo);
 }
 
-static void board_clock_test_first_call_at_rate(struct kunit *test)
+static void opp_board_clock_first_call_at_rate(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long now = board_clock_register(test);
@@ -222,7 +225,7 @@ static void board_clock_test_first_call_at_rate(struct kunit *test)
 }
 
 /* Every OPP going up, then going down, and a rate between two OPPs. */
-static void board_clock_test_up_down(struct kunit *test)
+static void opp_board_clock_up_down(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	int i;
@@ -246,7 +249,7 @@ static void board_clock_test_up_down(struct kunit *test)
  * Above the table: -ERANGE, as opp_set_rate() documents, and the
  * oscillator stays where it was; a disabled OPP is never picked.
  */
-static void board_clock_test_refused(struct kunit *test)
+static void opp_board_clock_refused(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long top = ctx->rate[BOARD_CLOCK_OPPS - 1];
@@ -266,11 +269,11 @@ static void board_clock_test_refused(struct kunit *test)
 }
 
 static struct kunit_case board_clock_cases[] = {
-	KUNIT_CASE(board_clock_test_oscillator),
-	KUNIT_CASE(board_clock_test_first_call),
-	KUNIT_CASE(board_clock_test_first_call_at_rate),
-	KUNIT_CASE(board_clock_test_up_down),
-	KUNIT_CASE(board_clock_test_refused),
+	KUNIT_CASE(opp_board_clock_oscillator),
+	KUNIT_CASE(opp_board_clock_first_call),
+	KUNIT_CASE(opp_board_clock_first_call_at_rate),
+	KUNIT_CASE(opp_board_clock_up_down),
+	KUNIT_CASE(opp_board_clock_refused),
 	{}
 };
 

@@ -129,7 +129,7 @@ static int opp_canary_suite_init(struct kunit_suite *suite)
 	return opp_kunit_apply_params(THIS_MODULE);
 }
 
-static void opp_canary_ceil(struct kunit *test)
+static void opp_harness_canary_ceil(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev = fixture_dev_new(test, "opp-canary", &released);
@@ -147,7 +147,7 @@ static void opp_canary_ceil(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
-static void opp_canary_skip(struct kunit *test)
+static void opp_harness_canary_skip(struct kunit *test)
 {
 	if (skip)
 		kunit_skip(test, "skip=1");
@@ -171,7 +171,7 @@ static const void *opp_canary_gen_rates(const void *prev, char *desc)
 }
 
 /* Each rate added alone is found exactly, with its voltage. */
-static void opp_canary_exact(struct kunit *test)
+static void opp_harness_canary_exact(struct kunit *test)
 {
 	unsigned long rate = *(const unsigned long *)test->param_value;
 	atomic_t released = ATOMIC_INIT(0);
@@ -187,9 +187,9 @@ static void opp_canary_exact(struct kunit *test)
 }
 
 static struct kunit_case opp_canary_cases[] = {
-	KUNIT_CASE(opp_canary_ceil),
-	KUNIT_CASE(opp_canary_skip),
-	KUNIT_CASE_PARAM(opp_canary_exact, opp_canary_gen_rates),
+	KUNIT_CASE(opp_harness_canary_ceil),
+	KUNIT_CASE(opp_harness_canary_skip),
+	KUNIT_CASE_PARAM(opp_harness_canary_exact, opp_canary_gen_rates),
 	{}
 };
 

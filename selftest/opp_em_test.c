@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_em: the energy model of a table. Each em-* node of
- * selftest/opp_of_v2.dtso is read by this library on one device and by
- * the kernel's OPP core on another; opp_of_register_em() registers the
- * first one's model and the kernel's dev_pm_opp_of_register_em() the
- * second's, both with the kernel's energy model. The two models are read
- * back state by state (em_pd_get(): frequency, power, cost, flags, and
- * the performance field where the kernel has one) and must be equal, and
- * each state's frequency and power must be what the device tree gives,
- * computed here from the node's own properties: ``opp-microwatt``, or
- * C * V^2 * f from ``dynamic-power-coefficient``. What the kernel refuses
- * must be refused with its error code and leave no model; a model
- * unregistered must leave nothing (neither the device's domain nor its
- * debugfs directory) and may be registered again.
+ * KUnit tests of the library's energy model (opp_em.c): suite opp_em.
+ *
+ * The energy model of a table. Each em-* node of selftest/opp_of_v2.dtso
+ * is read by this library on one device and by the kernel's OPP core on
+ * another; opp_of_register_em() registers the first one's model and the
+ * kernel's dev_pm_opp_of_register_em() the second's, both with the
+ * kernel's energy model. The two models are read back state by state
+ * (em_pd_get(): frequency, power, cost, flags, and the performance field
+ * where the kernel has one) and must be equal, and each state's frequency
+ * and power must be what the device tree gives, computed here from the
+ * node's own properties: ``opp-microwatt``, or C * V^2 * f from
+ * ``dynamic-power-coefficient``. What the kernel refuses must be refused
+ * with its error code and leave no model; a model unregistered must leave
+ * nothing (neither the device's domain nor its debugfs directory) and may
+ * be registered again.
  *
  * The devices are not CPUs: CPUs' models cannot be unregistered. The
  * cpufreq sample registers its clusters' (samples/opp_cpufreq.c).
@@ -301,7 +303,7 @@ static void em_register_and_compare(struct kunit *test,
 		   "dynamic-power-coefficient");
 }
 
-static void em_test_matches_kernel(struct kunit *test)
+static void opp_em_matches_kernel(struct kunit *test)
 {
 	const struct em_good *g = test->param_value;
 	struct em_ctx *ctx = test->priv;
@@ -319,7 +321,7 @@ static void em_test_matches_kernel(struct kunit *test)
  * at the time of the call. Without 900 MHz, 600 MHz is no longer
  * inefficient where the model computes costs.
  */
-static void em_test_disabled_opp(struct kunit *test)
+static void opp_em_disabled_opp(struct kunit *test)
 {
 	struct em_ctx *ctx = test->priv;
 	struct em_point pts[EM_MAX_STATES];
@@ -347,7 +349,7 @@ static void em_expect_refused(struct kunit *test, int err)
 	KUNIT_EXPECT_NULL(test, em_pd_get(ctx->kernels));
 }
 
-static void em_test_bad_input(struct kunit *test)
+static void opp_em_bad_input(struct kunit *test)
 {
 	struct em_ctx *ctx = test->priv;
 
@@ -393,7 +395,7 @@ static void em_bad_desc(const char * const *node, char *desc)
 KUNIT_ARRAY_PARAM(em_bad, em_bads, em_bad_desc);
 
 /* Tables both cores read, whose power the model cannot take. */
-static void em_test_no_power(struct kunit *test)
+static void opp_em_no_power(struct kunit *test)
 {
 	const char * const *node = test->param_value;
 
@@ -402,7 +404,7 @@ static void em_test_no_power(struct kunit *test)
 }
 
 /* A second registration is refused, and the first model stays. */
-static void em_test_twice(struct kunit *test)
+static void opp_em_twice(struct kunit *test)
 {
 	struct em_ctx *ctx = test->priv;
 	struct em_model *ours = em_models(test), *kernels = ours + 1;
@@ -438,7 +440,7 @@ static int em_debugfs_dir(struct device *dev)
  * debugfs directory (kmemleak checks the memory at the end of the run),
  * and the device may register again, to the same model.
  */
-static void em_test_unregister(struct kunit *test)
+static void opp_em_unregister(struct kunit *test)
 {
 	struct em_ctx *ctx = test->priv;
 	struct em_model *first = em_models(test), *again = first + 1;
@@ -470,12 +472,12 @@ static void em_test_unregister(struct kunit *test)
 }
 
 static struct kunit_case em_cases[] = {
-	KUNIT_CASE_PARAM(em_test_matches_kernel, em_good_gen_params),
-	KUNIT_CASE(em_test_disabled_opp),
-	KUNIT_CASE(em_test_bad_input),
-	KUNIT_CASE_PARAM(em_test_no_power, em_bad_gen_params),
-	KUNIT_CASE(em_test_twice),
-	KUNIT_CASE(em_test_unregister),
+	KUNIT_CASE_PARAM(opp_em_matches_kernel, em_good_gen_params),
+	KUNIT_CASE(opp_em_disabled_opp),
+	KUNIT_CASE(opp_em_bad_input),
+	KUNIT_CASE_PARAM(opp_em_no_power, em_bad_gen_params),
+	KUNIT_CASE(opp_em_twice),
+	KUNIT_CASE(opp_em_unregister),
 	{}
 };
 

@@ -7,6 +7,12 @@
  * hook that counts, so a test can see the last reference go. A KUnit case
  * takes fixture_dev_new(), which asserts; the torture and the bench make
  * theirs outside a case with fixture_dev_create(), which returns an error.
+ * A suite whose cases need two devices and nothing else takes
+ * fixture_pair_init() and fixture_pair_exit() as its init and exit.
+ *
+ * Tables: a shuffled CPU domain (fixture_add_cpu(): the search, update
+ * and cpufreq suites') and four OPPs whose voltage is a function of the
+ * rate (fixture_add_four()).
  *
  * Device tree nodes: detached, carrying one operating-points property,
  * for opp_of_add_table().
@@ -14,6 +20,9 @@
  * Searches: run under RCU with their outcome copied out, and checked after
  * the unlock, because a failing KUnit check allocates memory, which an RCU
  * reader must not.
+ *
+ * Listeners: a notifier block that records each event, and whether the
+ * change it tells of was visible to a search when it came.
  *
  * debugfs: a file of the library's view, line by line.
  */
@@ -25,6 +34,7 @@
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/overflow.h>
 #include <linux/rcupdate.h>
@@ -89,6 +99,75 @@ static inline struct device *fixture_dev_new(struct kunit *test,
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
 	return dev;
+}
+
+/* A case's two devices, test->priv of a suite that takes the two below. */
+struct fixture_pair {
+	struct device *dev;
+	struct device *other;
+	atomic_t released;
+};
+
+static inline int fixture_pair_init(struct kunit *test)
+{
+	struct fixture_pair *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
+	ctx->dev = fixture_dev_new(test, KBUILD_MODNAME "-a", &ctx->released);
+	ctx->other = fixture_dev_new(test, KBUILD_MODNAME "-b", &ctx->released);
+	test->priv = ctx;
+	return 0;
+}
+
+/* Whatever table a case left on either device goes with the devices. */
+static inline void fixture_pair_exit(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+
+	opp_remove_table(ctx->dev);
+	opp_remove_table(ctx->other);
+	put_device(ctx->dev);
+	put_device(ctx->other);
+}
+
+struct fixture_point {
+	unsigned long freq;
+	unsigned long u_volt;
+};
+
+/*
+ * A CPU domain as an OMAP3-era board registered it, deliberately shuffled.
+ * Not every includer reads it.
+ */
+static const struct fixture_point fixture_cpu_opps[] __maybe_unused = {
+	{ 600 * HZ_PER_MHZ, 1200000 },
+	{ 125 * HZ_PER_MHZ,  975000 },
+	{ 550 * HZ_PER_MHZ, 1270000 },
+	{ 250 * HZ_PER_MHZ, 1075000 },
+	{ 500 * HZ_PER_MHZ, 1200000 },
+};
+
+static inline void fixture_add_cpu(struct kunit *test, struct device *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(fixture_cpu_opps); i++)
+		KUNIT_ASSERT_EQ(test, opp_add(dev, fixture_cpu_opps[i].freq,
+					      fixture_cpu_opps[i].u_volt), 0);
+}
+
+/* 200, 400, 600, 800 MHz; the voltage is a function of the rate. */
+static inline unsigned long fixture_volt_of(unsigned long rate)
+{
+	return 800000 + rate / 2000;
+}
+
+static inline void fixture_add_four(struct kunit *test, struct device *dev)
+{
+	unsigned long f;
+
+	for (f = 200 * HZ_PER_MHZ; f <= 800 * HZ_PER_MHZ; f += 200 * HZ_PER_MHZ)
+		KUNIT_ASSERT_EQ(test, opp_add(dev, f, fixture_volt_of(f)), 0);
 }
 
 struct fixture_of {
@@ -182,6 +261,88 @@ static inline int fixture_count(struct device *dev)
 	count = opp_get_opp_count(dev);
 	rcu_read_unlock();
 	return count;
+}
+
+#define FIXTURE_MAX_EVENTS 16
+
+struct fixture_listener {
+	struct notifier_block nb;
+	struct device *dev;
+	int ret;			/* what the callback returns */
+	unsigned int *clock;		/* shared by listeners, for their order */
+	const unsigned long *watch;	/* rates that must all be present */
+	unsigned int nwatch;
+	unsigned int n;
+	unsigned long event[FIXTURE_MAX_EVENTS];
+	struct opp_info info[FIXTURE_MAX_EVENTS];
+	bool visible[FIXTURE_MAX_EVENTS];
+	bool watched[FIXTURE_MAX_EVENTS];
+	unsigned int seq[FIXTURE_MAX_EVENTS];
+};
+
+/* Records each event and whether the change was visible when it came. */
+static inline int fixture_listen(struct notifier_block *nb,
+				 unsigned long event, void *data)
+{
+	struct fixture_listener *l = container_of(nb, struct fixture_listener,
+						  nb);
+	const struct opp_info *info = data;
+	struct opp_info now;
+	unsigned int i;
+	bool visible;
+
+	switch (event) {
+	case OPP_EVENT_ADD:
+	case OPP_EVENT_ENABLE:
+		visible = !opp_lookup_exact(l->dev, info->rate, true, &now);
+		break;
+	case OPP_EVENT_DISABLE:
+		visible = !opp_lookup_exact(l->dev, info->rate, false, &now);
+		break;
+	default:
+		visible = opp_lookup_exact(l->dev, info->rate, true, &now) &&
+			  opp_lookup_exact(l->dev, info->rate, false, &now);
+	}
+	if (l->n < FIXTURE_MAX_EVENTS) {
+		l->event[l->n] = event;
+		l->info[l->n] = *info;
+		l->visible[l->n] = visible;
+		l->watched[l->n] = true;
+		for (i = 0; i < l->nwatch; i++)
+			if (opp_lookup_exact(l->dev, l->watch[i], true, &now))
+				l->watched[l->n] = false;
+		if (l->clock)
+			l->seq[l->n] = (*l->clock)++;
+	}
+	l->n++;
+	return l->ret;
+}
+
+static inline struct fixture_listener *
+fixture_listener_new(struct kunit *test, struct device *dev)
+{
+	struct fixture_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	l->nb.notifier_call = fixture_listen;
+	l->dev = dev;
+	l->ret = NOTIFY_OK;
+	return l;
+}
+
+/* Event @i of @l: its kind, its OPP (of fixture_add_four()'s voltages). */
+static inline void fixture_expect_event(struct kunit *test,
+					struct fixture_listener *l,
+					unsigned int i, unsigned long event,
+					unsigned long rate, bool available)
+{
+	KUNIT_ASSERT_LT(test, i, l->n);
+	KUNIT_EXPECT_EQ_MSG(test, l->event[i], event, "event %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, l->info[i].rate, rate, "event %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, fixture_volt_of(rate),
+			    "event %u", i);
+	KUNIT_EXPECT_EQ_MSG(test, l->info[i].available, available, "event %u", i);
+	KUNIT_EXPECT_TRUE_MSG(test, l->visible[i], "event %u came too early", i);
 }
 
 /*

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit tests of the table handles (opp_table_get(), opp_table_put(),
+ * KUnit tests of the core's table handles (opp.c, with opp.h's inline
+ * searches): suite opp_table_handle.
+ *
+ * The table handles (opp_table_get(), opp_table_put(),
  * opp_table_find_freq_*() and their inline versions, the *_fast() ones of
- * opp.h) and of the device -> table map under them: a handle answers as
- * its device does, follows its table's updates, outlives the table's
- * removal without finding anything, and holds no device reference; the
- * inline searches answer as the out-of-line ones, errors included, also
- * from a hard interrupt that lands while the table is republished; the map
- * keeps every device's table through its rebuilds and tombstones.
+ * opp.h) and the device -> table map under them: a handle answers as its
+ * device does, follows its table's updates, outlives the table's removal
+ * without finding anything, and holds no device reference; the inline
+ * searches answer as the out-of-line ones, errors included, also from a
+ * hard interrupt that lands while the table is republished; the map keeps
+ * every device's table through its rebuilds and tombstones.
  */
 
 #include <kunit/test.h>
@@ -133,7 +136,7 @@ static void handle_expect_err(struct kunit *test, struct opp_table *table,
 	handle_expect_err_as(test, table, err, true);
 }
 
-static void handle_get_errors(struct kunit *test)
+static void opp_table_handle_get_errors(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
@@ -168,7 +171,7 @@ static void handle_get_errors(struct kunit *test)
 }
 
 /* Every query, every kind of search: the handle answers as the device. */
-static void handle_matches_device(struct kunit *test)
+static void opp_table_handle_matches_device(struct kunit *test)
 {
 	static const enum fixture_how hows[] = {
 		FIXTURE_CEIL, FIXTURE_FLOOR, FIXTURE_EXACT, FIXTURE_EXACT_OFF,
@@ -205,7 +208,7 @@ static void handle_matches_device(struct kunit *test)
 }
 
 /* Adding, disabling, enabling and removing OPPs show through a handle. */
-static void handle_sees_updates(struct kunit *test)
+static void opp_table_handle_sees_updates(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct fixture_found f;
@@ -243,7 +246,7 @@ static void handle_sees_updates(struct kunit *test)
  * A handle outlives its table: after opp_remove_table() it finds nothing,
  * also once the device has a new table, and it holds no device reference.
  */
-static void handle_outlives_table(struct kunit *test)
+static void opp_table_handle_outlives_table(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	unsigned int refs = kref_read(&ctx->dev->kobj.kref);
@@ -273,7 +276,7 @@ static void handle_outlives_table(struct kunit *test)
 }
 
 /* Removing the last OPP removes the table, for its handles too. */
-static void handle_last_opp_removed(struct kunit *test)
+static void opp_table_handle_last_opp_removed(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
@@ -287,7 +290,7 @@ static void handle_last_opp_removed(struct kunit *test)
 }
 
 /* Two handles on one table: putting one leaves the other working. */
-static void handle_two_handles(struct kunit *test)
+static void opp_table_handle_two_handles(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *a, *b;
@@ -312,7 +315,7 @@ static void handle_two_handles(struct kunit *test)
  * Taking, searching and putting with interrupts off: none of them may
  * sleep (CONFIG_DEBUG_ATOMIC_SLEEP reports it if one does).
  */
-static void handle_atomic_context(struct kunit *test)
+static void opp_table_handle_atomic_context(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
@@ -359,7 +362,7 @@ static void handle_expect_many(struct kunit *test, struct device **devs,
  * reused, rebuilds dropping the rest); each device finds its own table
  * every time, and a handle taken before all this still works.
  */
-static void handle_map_many_tables(struct kunit *test)
+static void opp_table_handle_map_many_tables(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
@@ -403,7 +406,7 @@ static void handle_map_many_tables(struct kunit *test)
  * (-ERANGE, *freq untouched) and each kind of hit, disabled OPPs
  * included.
  */
-static void handle_fast_results(struct kunit *test)
+static void opp_table_handle_fast_results(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct opp_table *table;
@@ -458,7 +461,7 @@ static void handle_fast_results(struct kunit *test)
  * word of availability bits), 40 (bisected, bits) and 100 (bisected, more
  * OPPs than bits); every third OPP disabled.
  */
-static void handle_fast_matches(struct kunit *test)
+static void opp_table_handle_fast_matches(struct kunit *test)
 {
 	static const unsigned int sizes[] = { 8, 40, 100 };
 	struct handle_ctx *ctx = test->priv;
@@ -571,7 +574,7 @@ static enum hrtimer_restart handle_irq_fn(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-static void handle_fast_republished(struct kunit *test)
+static void opp_table_handle_fast_republished(struct kunit *test)
 {
 	struct handle_ctx *ctx = test->priv;
 	struct handle_irq_reader *rd;
@@ -625,17 +628,17 @@ static void handle_fast_republished(struct kunit *test)
 }
 
 static struct kunit_case handle_cases[] = {
-	KUNIT_CASE(handle_get_errors),
-	KUNIT_CASE(handle_matches_device),
-	KUNIT_CASE(handle_sees_updates),
-	KUNIT_CASE(handle_outlives_table),
-	KUNIT_CASE(handle_last_opp_removed),
-	KUNIT_CASE(handle_two_handles),
-	KUNIT_CASE(handle_atomic_context),
-	KUNIT_CASE(handle_map_many_tables),
-	KUNIT_CASE(handle_fast_results),
-	KUNIT_CASE(handle_fast_matches),
-	KUNIT_CASE(handle_fast_republished),
+	KUNIT_CASE(opp_table_handle_get_errors),
+	KUNIT_CASE(opp_table_handle_matches_device),
+	KUNIT_CASE(opp_table_handle_sees_updates),
+	KUNIT_CASE(opp_table_handle_outlives_table),
+	KUNIT_CASE(opp_table_handle_last_opp_removed),
+	KUNIT_CASE(opp_table_handle_two_handles),
+	KUNIT_CASE(opp_table_handle_atomic_context),
+	KUNIT_CASE(opp_table_handle_map_many_tables),
+	KUNIT_CASE(opp_table_handle_fast_results),
+	KUNIT_CASE(opp_table_handle_fast_matches),
+	KUNIT_CASE(opp_table_handle_fast_republished),
 	{}
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The library's unload path: tables that users never removed.
+ * The library's unload path (opp.c, opp_exit()): tables that users never
+ * removed. Suite opp_leftover.
  *
  * Loading this module gives a device a table, with a disabled OPP and a
  * notifier chain (a notifier registered), and checks them; unloading it
@@ -35,7 +36,7 @@ static int leftover_listen(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
-static void leftover_table(struct kunit *test)
+static void opp_leftover_table(struct kunit *test)
 {
 	struct notifier_block *nb;
 	struct device *dev;
@@ -61,7 +62,7 @@ static void leftover_table(struct kunit *test)
 }
 
 static struct kunit_case leftover_cases[] = {
-	KUNIT_CASE(leftover_table),
+	KUNIT_CASE(opp_leftover_table),
 	{}
 };
 

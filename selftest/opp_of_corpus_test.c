@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_of_corpus: every OPP table of the kernel tree's own
- * boards, read by this library (opp_of_add_table()) and by the kernel's
- * OPP core (dev_pm_opp_of_add_table()) through two devices whose nodes
- * point at the same table, and compared: the return codes, then what
- * both expose of each table (opp_of_compare.h: every OPP's rate,
- * voltages, current, power, level, availability, turbo and suspend flags,
- * the searches by rate, level and bandwidth of each path; the suspend
- * frequency, the clock latency), the levels of its required OPPs, and
- * whether a second device shares the table.
+ * KUnit tests of the device-tree reader (opp_of.c) on the kernel tree's
+ * tables: suite opp_of_corpus.
+ *
+ * Every OPP table of the kernel tree's own boards, read by this library
+ * (opp_of_add_table()) and by the kernel's OPP core
+ * (dev_pm_opp_of_add_table()) through two devices whose nodes point at the
+ * same table, and compared: the return codes, then what both expose of
+ * each table (opp_of_compare.h: every OPP's rate, voltages, current,
+ * power, level, availability, turbo and suspend flags, the searches by
+ * rate, level and bandwidth of each path; the suspend frequency, the clock
+ * latency), the levels of its required OPPs, and whether a second device
+ * shares the table.
  *
  * The tables come from scripts/opp-corpus.py, which compiles every board
  * of the guest kernel's tree and keeps each distinct table and consumer
@@ -722,7 +725,7 @@ static void corpus_run(struct kunit *test, enum corpus_kind kind, int *count)
 }
 
 /* The overlay is in the live tree, with its counts and its entries. */
-static void corpus_test_present(struct kunit *test)
+static void opp_of_corpus_present(struct kunit *test)
 {
 	struct device_node *root = corpus_root(test), *np;
 	u32 entries = 0;
@@ -744,17 +747,17 @@ static void corpus_test_present(struct kunit *test)
 	KUNIT_EXPECT_GE(test, corpus.tables, 300U);
 }
 
-static void corpus_test_v1(struct kunit *test)
+static void opp_of_corpus_v1(struct kunit *test)
 {
 	corpus_run(test, CORPUS_V1, &corpus.v1);
 }
 
-static void corpus_test_v2(struct kunit *test)
+static void opp_of_corpus_v2(struct kunit *test)
 {
 	corpus_run(test, CORPUS_V2, &corpus.v2);
 }
 
-static void corpus_test_required(struct kunit *test)
+static void opp_of_corpus_required(struct kunit *test)
 {
 	corpus_run(test, CORPUS_REQUIRED, &corpus.required);
 }
@@ -764,12 +767,12 @@ static void corpus_test_required(struct kunit *test)
  * them; an entry whose board names fewer supplies than the table has
  * values for is refused by both alike.
  */
-static void corpus_test_several(struct kunit *test)
+static void opp_of_corpus_several(struct kunit *test)
 {
 	corpus_run(test, CORPUS_SEVERAL, &corpus.several);
 }
 
-static void corpus_test_summary(struct kunit *test)
+static void opp_of_corpus_summary(struct kunit *test)
 {
 	int i;
 
@@ -798,12 +801,12 @@ static void corpus_test_summary(struct kunit *test)
 }
 
 static struct kunit_case corpus_cases[] = {
-	KUNIT_CASE(corpus_test_present),
-	KUNIT_CASE(corpus_test_v1),
-	KUNIT_CASE(corpus_test_v2),
-	KUNIT_CASE(corpus_test_required),
-	KUNIT_CASE(corpus_test_several),
-	KUNIT_CASE(corpus_test_summary),
+	KUNIT_CASE(opp_of_corpus_present),
+	KUNIT_CASE(opp_of_corpus_v1),
+	KUNIT_CASE(opp_of_corpus_v2),
+	KUNIT_CASE(opp_of_corpus_required),
+	KUNIT_CASE(opp_of_corpus_several),
+	KUNIT_CASE(opp_of_corpus_summary),
 	{}
 };
 
@@ -834,7 +837,7 @@ static int corpus_supply_names(void)
 
 	memset(corpus_supplies, 0, sizeof(corpus_supplies));
 	if (!root)
-		return 0;	/* corpus_test_present() says so */
+		return 0;	/* opp_of_corpus_present() says so */
 	for_each_child_of_node(root, np) {
 		of_property_for_each_string(np, "opp-corpus,regulator-names", prop, name) {
 			for (i = 0; i < n && strcmp(corpus_supplies[i], name); i++)

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_of_multi: devices with several supplies and clocks,
- * named through opp_set_config() as a driver names them to the kernel's
- * dev_pm_opp_set_config(). Each table of selftest/opp_of_v2.dtso's
- * multi-* nodes is read by this library and by the kernel's OPP core,
- * both configured alike, and compared OPP by OPP: every clock's rate,
- * every supply's voltages, current and power; the malformed ones must get
- * the kernel's error code and add nothing.
+ * KUnit tests of the device-tree reader (opp_of.c) and the configuration
+ * (opp_config.c) of several supplies and clocks: suite opp_of_multi.
+ *
+ * Devices with several supplies and clocks, named through opp_set_config()
+ * as a driver names them to the kernel's dev_pm_opp_set_config(). Each
+ * table of selftest/opp_of_v2.dtso's multi-* nodes is read by this library
+ * and by the kernel's OPP core, both configured alike, and compared OPP by
+ * OPP: every clock's rate, every supply's voltages, current and power; the
+ * malformed ones must get the kernel's error code and add nothing.
  *
  * The supplies and clocks are real: two regulators and two clocks,
  * registered with their frameworks for the suite and looked up by name
@@ -221,7 +223,7 @@ static void multi_good_desc(const struct multi_good *g, char *desc)
 
 KUNIT_ARRAY_PARAM(multi_good, multi_goods, multi_good_desc);
 
-static void multi_test_matches_kernel(struct kunit *test)
+static void opp_of_multi_matches_kernel(struct kunit *test)
 {
 	const struct multi_good *g = test->param_value;
 	struct multi_ctx *ctx = test->priv;
@@ -273,7 +275,7 @@ static void multi_bad_desc(const struct multi_bad *b, char *desc)
 
 KUNIT_ARRAY_PARAM(multi_bad, multi_bads, multi_bad_desc);
 
-static void multi_test_malformed(struct kunit *test)
+static void opp_of_multi_malformed(struct kunit *test)
 {
 	const struct multi_bad *b = test->param_value;
 	struct multi_ctx *ctx = test->priv;
@@ -299,7 +301,7 @@ static void multi_test_malformed(struct kunit *test)
 
 /* ---- The copy-out lookups and the accessors' bounds ---- */
 
-static void multi_test_lookups(struct kunit *test)
+static void opp_of_multi_lookups(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 	struct opp_supply s[MULTI_MAX + 1] = { };
@@ -365,7 +367,7 @@ static void multi_test_lookups(struct kunit *test)
 }
 
 /* A table without names has one supply and one clock, its scalars. */
-static void multi_test_one_of_each(struct kunit *test)
+static void opp_of_multi_one_of_each(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 	struct opp_supply s[MULTI_MAX] = { };
@@ -386,7 +388,7 @@ static void multi_test_one_of_each(struct kunit *test)
 
 /* ---- What opp_set_config() takes and what it refuses ---- */
 
-static void multi_test_config(struct kunit *test)
+static void opp_of_multi_config(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 	struct regulator *reg;
@@ -446,7 +448,7 @@ static void multi_test_config(struct kunit *test)
 }
 
 /* One supply and one clock by name: opp_set_rate() drives those. */
-static void multi_test_named_set_rate(struct kunit *test)
+static void opp_of_multi_named_set_rate(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 	struct named_rail *core = &multi_rails[0];
@@ -469,7 +471,7 @@ static void multi_test_named_set_rate(struct kunit *test)
  * the OPP's values, both ways (the order is the opp_genpd suite's to
  * check, with one log across the frameworks).
  */
-static void multi_test_several_set_rate(struct kunit *test)
+static void opp_of_multi_several_set_rate(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 
@@ -555,7 +557,7 @@ static void multi_no_config(struct kunit *test, struct multi_ctx *ctx,
  * frameworks' own; each failure puts what was got (the suite's exit
  * unregisters the providers, which warns of a consumer left).
  */
-static void multi_test_config_faults(struct kunit *test)
+static void opp_of_multi_config_faults(struct kunit *test)
 {
 	unsigned int enomem = multi_sweep(test, multi_set_names,
 					  multi_clear_names, multi_no_config);
@@ -589,7 +591,7 @@ static void multi_no_table(struct kunit *test, struct multi_ctx *ctx,
  * (three sweeps at most: another allocation of the task may take a
  * fault first).
  */
-static void multi_test_parse_faults(struct kunit *test)
+static void opp_of_multi_parse_faults(struct kunit *test)
 {
 	unsigned int sweep, enomem = 0;
 
@@ -625,7 +627,7 @@ static int multi_view_line(char *line, void *arg)
 }
 
 /* Every clock, supply and power of every OPP, as the parser read them. */
-static void multi_test_debugfs(struct kunit *test)
+static void opp_of_multi_debugfs(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 	struct multi_view *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
@@ -653,16 +655,16 @@ static void multi_test_debugfs(struct kunit *test)
 }
 
 static struct kunit_case multi_cases[] = {
-	KUNIT_CASE_PARAM(multi_test_matches_kernel, multi_good_gen_params),
-	KUNIT_CASE_PARAM(multi_test_malformed, multi_bad_gen_params),
-	KUNIT_CASE(multi_test_lookups),
-	KUNIT_CASE(multi_test_one_of_each),
-	KUNIT_CASE(multi_test_config),
-	KUNIT_CASE(multi_test_named_set_rate),
-	KUNIT_CASE(multi_test_several_set_rate),
-	KUNIT_CASE(multi_test_config_faults),
-	KUNIT_CASE(multi_test_parse_faults),
-	KUNIT_CASE(multi_test_debugfs),
+	KUNIT_CASE_PARAM(opp_of_multi_matches_kernel, multi_good_gen_params),
+	KUNIT_CASE_PARAM(opp_of_multi_malformed, multi_bad_gen_params),
+	KUNIT_CASE(opp_of_multi_lookups),
+	KUNIT_CASE(opp_of_multi_one_of_each),
+	KUNIT_CASE(opp_of_multi_config),
+	KUNIT_CASE(opp_of_multi_named_set_rate),
+	KUNIT_CASE(opp_of_multi_several_set_rate),
+	KUNIT_CASE(opp_of_multi_config_faults),
+	KUNIT_CASE(opp_of_multi_parse_faults),
+	KUNIT_CASE(opp_of_multi_debugfs),
 	{}
 };
 

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_set_rate: opp_set_rate() programming a clock and a
- * regulator registered with the kernel's frameworks by the recording
- * providers of opp_rate_providers.h. The order of the calls going up and
- * down, what is put back when a step fails, the first call (the OPP is
- * not known yet), rates out of the table, two threads setting rates while
- * a hard interrupt looks OPPs up, and the supply never below what the
- * clock needs at any moment (the providers check it on every call).
+ * KUnit tests of the library's transitions (opp_rate.c): suite
+ * opp_set_rate.
+ *
+ * opp_set_rate() programming a clock and a regulator registered with the
+ * kernel's frameworks by the recording providers of opp_rate_providers.h.
+ * The order of the calls going up and down, what is put back when a step
+ * fails, the first call (the OPP is not known yet), rates out of the
+ * table, two threads setting rates while a hard interrupt looks OPPs up,
+ * and the supply never below what the clock needs at any moment (the
+ * providers check it on every call).
  *
  * The device reads its table from /opp-of-v2/rate-consumer
  * (selftest/opp_of_v2.dtso, in the guest's device tree).
@@ -134,7 +137,7 @@ static void rate_expect_log(struct kunit *test, unsigned int from,
 }
 
 /* Up: the voltage (target to max of the triplet) before the clock. */
-static void rate_test_order(struct kunit *test)
+static void opp_set_rate_order(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	const struct provider_entry up[] = {
@@ -191,7 +194,7 @@ static void rate_fault_desc(const struct rate_fault *f, char *desc)
 
 KUNIT_ARRAY_PARAM(rate_fault, rate_faults, rate_fault_desc);
 
-static void rate_test_fault(struct kunit *test)
+static void opp_set_rate_fault(struct kunit *test)
 {
 	const struct rate_fault *f = test->param_value;
 	struct rate_ctx *ctx = test->priv;
@@ -227,7 +230,7 @@ static void rate_test_fault(struct kunit *test)
  * The first call does not know the OPP: a clock left fast by the boot
  * loader is slowed before the voltage drops.
  */
-static void rate_test_first_call_from_above(struct kunit *test)
+static void opp_set_rate_first_call_from_above(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	const struct provider_entry want[] = {
@@ -241,7 +244,7 @@ static void rate_test_first_call_from_above(struct kunit *test)
 }
 
 /* ... and a slow one gets its voltage first. */
-static void rate_test_first_call_from_below(struct kunit *test)
+static void opp_set_rate_first_call_from_below(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	const struct provider_entry want[] = {
@@ -255,7 +258,7 @@ static void rate_test_first_call_from_below(struct kunit *test)
 }
 
 /* Rates out of the table, devices without what it needs: nothing moves. */
-static void rate_test_errors(struct kunit *test)
+static void opp_set_rate_errors(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	struct opp_config supply_only = { };
@@ -288,7 +291,7 @@ static void rate_test_errors(struct kunit *test)
  * An OPP whose voltage the regulator cannot give is added disabled, and
  * opp_set_rate() never picks it.
  */
-static void rate_test_beyond_regulator(struct kunit *test)
+static void opp_set_rate_beyond_regulator(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 
@@ -302,7 +305,7 @@ static void rate_test_beyond_regulator(struct kunit *test)
 }
 
 /* The clock's latency plus the supply's ramp across the table. */
-static void rate_test_transition_latency(struct kunit *test)
+static void opp_set_rate_transition_latency(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	/* 850000 to 1250000 uV at PROVIDER_RAMP uV/us. */
@@ -365,7 +368,7 @@ static int rate_storm_setter(void *data)
 	return 0;
 }
 
-static void rate_test_concurrent(struct kunit *test)
+static void opp_set_rate_concurrent(struct kunit *test)
 {
 	struct rate_ctx *ctx = test->priv;
 	struct task_struct *t[2];
@@ -413,7 +416,7 @@ static void rate_test_concurrent(struct kunit *test)
  * (its side gets a supply of its own, so that it gives the range), and
  * opp_set_rate() asks the regulator for the widened range.
  */
-static void rate_test_v1_tolerance(struct kunit *test)
+static void opp_set_rate_v1_tolerance(struct kunit *test)
 {
 	static const u32 cells[] = { 200000, 900000, 1000000, 1200000 };
 	static const char * const names[] = { "vdd", NULL };
@@ -491,7 +494,7 @@ static void rate_test_v1_tolerance(struct kunit *test)
 }
 
 /* A tolerance that takes a range below 0 V: refused, nothing added. */
-static void rate_test_v1_tolerance_too_wide(struct kunit *test)
+static void opp_set_rate_v1_tolerance_too_wide(struct kunit *test)
 {
 	static const u32 cells[] = { 200000, 900000 };
 	struct rate_ctx *ctx = test->priv;
@@ -503,16 +506,16 @@ static void rate_test_v1_tolerance_too_wide(struct kunit *test)
 }
 
 static struct kunit_case rate_cases[] = {
-	KUNIT_CASE(rate_test_order),
-	KUNIT_CASE_PARAM(rate_test_fault, rate_fault_gen_params),
-	KUNIT_CASE(rate_test_first_call_from_above),
-	KUNIT_CASE(rate_test_first_call_from_below),
-	KUNIT_CASE(rate_test_errors),
-	KUNIT_CASE(rate_test_beyond_regulator),
-	KUNIT_CASE(rate_test_transition_latency),
-	KUNIT_CASE(rate_test_concurrent),
-	KUNIT_CASE(rate_test_v1_tolerance),
-	KUNIT_CASE(rate_test_v1_tolerance_too_wide),
+	KUNIT_CASE(opp_set_rate_order),
+	KUNIT_CASE_PARAM(opp_set_rate_fault, rate_fault_gen_params),
+	KUNIT_CASE(opp_set_rate_first_call_from_above),
+	KUNIT_CASE(opp_set_rate_first_call_from_below),
+	KUNIT_CASE(opp_set_rate_errors),
+	KUNIT_CASE(opp_set_rate_beyond_regulator),
+	KUNIT_CASE(opp_set_rate_transition_latency),
+	KUNIT_CASE(opp_set_rate_concurrent),
+	KUNIT_CASE(opp_set_rate_v1_tolerance),
+	KUNIT_CASE(opp_set_rate_v1_tolerance_too_wide),
 	{}
 };
 

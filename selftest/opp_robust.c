@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Robustness of the OPP library: allocation failures, bad input, and the
- * device reference at the end of a device's life.
+ * Robustness of the OPP library, every unit's exports: allocation
+ * failures, bad input, and the device reference at the end of a device's
+ * life. Suites opp_faults, opp_badinput and opp_release.
  *
  * opp_faults fails each allocation of each updater path in turn through
  * the task's fail-nth (CONFIG_FAULT_INJECTION; failslab must not spare
@@ -788,7 +789,7 @@ static unsigned int robust_fault_sweep(struct kunit *test,
  * library does not have, or one that does not fail cleanly, shows in
  * every sweep.
  */
-static void robust_test_fault_path(struct kunit *test)
+static void opp_faults_path(struct kunit *test)
 {
 	const struct robust_fault_path *p = test->param_value;
 	struct robust_ctx *ctx = test->priv;
@@ -820,7 +821,7 @@ static void robust_test_fault_path(struct kunit *test)
  * Fault injection must be live, or every count above would be vacuous: a
  * plain kmalloc() made with fail-nth 1 must fail.
  */
-static void robust_test_fault_injection_live(struct kunit *test)
+static void opp_faults_injection_live(struct kunit *test)
 {
 	void *p;
 
@@ -912,8 +913,8 @@ static unsigned int robust_of_v2_sweep(struct kunit *test,
 	return enomem;
 }
 
-/* As robust_test_fault_path(), three sweeps at most. */
-static void robust_test_fault_of_v2(struct kunit *test)
+/* As opp_faults_path(), three sweeps at most. */
+static void opp_faults_of_v2(struct kunit *test)
 {
 	const struct robust_of_v2_path *p = test->param_value;
 	struct opp_config cfg = { .prop_name = p->prop_name };
@@ -948,9 +949,9 @@ static void robust_test_fault_of_v2(struct kunit *test)
 }
 
 static struct kunit_case robust_fault_cases[] = {
-	KUNIT_CASE(robust_test_fault_injection_live),
-	KUNIT_CASE_PARAM(robust_test_fault_path, robust_fault_gen_params),
-	KUNIT_CASE_PARAM(robust_test_fault_of_v2, robust_of_v2_gen_params),
+	KUNIT_CASE(opp_faults_injection_live),
+	KUNIT_CASE_PARAM(opp_faults_path, robust_fault_gen_params),
+	KUNIT_CASE_PARAM(opp_faults_of_v2, robust_of_v2_gen_params),
 	{}
 };
 
@@ -1478,7 +1479,7 @@ static const enum robust_kind robust_kinds[] = {
 
 KUNIT_ARRAY_PARAM(robust_kind, robust_kinds, robust_kind_gen_desc);
 
-static void robust_test_bad_device(struct kunit *test)
+static void opp_badinput_bad_device(struct kunit *test)
 {
 	const enum robust_kind *k = test->param_value;
 	struct robust_ctx *ctx = test->priv;
@@ -1520,7 +1521,7 @@ static void robust_test_bad_device(struct kunit *test)
  * bisection), every bad argument of the matrix, and duplicate or
  * conflicting adds at both ends of the table.
  */
-static void robust_test_populated_misses(struct kunit *test)
+static void opp_badinput_populated_misses(struct kunit *test)
 {
 	struct robust_ctx *ctx = test->priv;
 	struct device *dev = ctx->dev;
@@ -1586,7 +1587,7 @@ static void robust_test_populated_misses(struct kunit *test)
 }
 
 /* Accessors on what is not an available OPP; no table is touched. */
-static void robust_test_accessors(struct kunit *test)
+static void opp_badinput_accessors(struct kunit *test)
 {
 	struct robust_ctx *ctx = test->priv;
 	struct opp *bad[] = {
@@ -1634,9 +1635,9 @@ static int robust_badinput_suite_init(struct kunit_suite *suite)
 }
 
 static struct kunit_case robust_badinput_cases[] = {
-	KUNIT_CASE_PARAM(robust_test_bad_device, robust_kind_gen_params),
-	KUNIT_CASE(robust_test_populated_misses),
-	KUNIT_CASE(robust_test_accessors),
+	KUNIT_CASE_PARAM(opp_badinput_bad_device, robust_kind_gen_params),
+	KUNIT_CASE(opp_badinput_populated_misses),
+	KUNIT_CASE(opp_badinput_accessors),
 	{}
 };
 
@@ -1654,7 +1655,7 @@ static struct kunit_suite robust_badinput_suite = {
  * A device that went through device_add() and device_del(): once both its
  * owner and the library have let go, whichever order, it is released.
  */
-static void robust_test_release_after_remove(struct kunit *test)
+static void opp_release_after_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev = fixture_dev_new(test, "opp-robust-reg", &released);
@@ -1666,7 +1667,7 @@ static void robust_test_release_after_remove(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
 }
 
-static void robust_test_release_before_remove(struct kunit *test)
+static void opp_release_before_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev = fixture_dev_new(test, "opp-robust-reg2", &released);
@@ -1688,7 +1689,7 @@ static void robust_test_release_before_remove(struct kunit *test)
  * at its address). Neither the owner's last put nor the table's removal
  * releases it meanwhile.
  */
-static void robust_test_release_after_clear_config(struct kunit *test)
+static void opp_release_after_clear_config(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev = fixture_dev_new(test, "opp-robust-cfg", &released);
@@ -1704,9 +1705,9 @@ static void robust_test_release_after_clear_config(struct kunit *test)
 }
 
 static struct kunit_case robust_release_cases[] = {
-	KUNIT_CASE(robust_test_release_after_remove),
-	KUNIT_CASE(robust_test_release_before_remove),
-	KUNIT_CASE(robust_test_release_after_clear_config),
+	KUNIT_CASE(opp_release_after_remove),
+	KUNIT_CASE(opp_release_before_remove),
+	KUNIT_CASE(opp_release_after_clear_config),
 	{}
 };
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Concurrency torture of the OPP library, in the manner of rcutorture:
- * readers on every CPU and in hard interrupts search the tables while
- * updaters add, enable, disable and remove OPPs and whole tables, and every
- * result is checked against a model of what the tables must hold. KASAN
- * catches the reads of freed memory that no check can see.
+ * Concurrency torture of the OPP library's core (opp.c, with the CPUs'
+ * sharing of opp_cpu.c): suite opp_torture.
+ *
+ * In the manner of rcutorture: readers on every CPU and in hard interrupts
+ * search the tables while updaters add, enable, disable and remove OPPs
+ * and whole tables, and every result is checked against a model of what
+ * the tables must hold. KASAN catches the reads of freed memory that no
+ * check can see.
  *
  * The model: each table has a shadow, the set of its device's possible
  * OPPs (its universe, torture_rate()) that are present and which of them
@@ -1127,7 +1130,7 @@ static void torture_check_cpufreq(unsigned int d)
  * registration makes the callback reachable, and no change of the table
  * can run it before the lock is dropped. @window_ms: a sleep right after
  * registering, in which the other updaters go on (the window that
- * torture_window() widens).
+ * opp_torture_window() widens).
  */
 static void torture_notifier_op(struct torture_updater *up, unsigned int d,
 				unsigned int window_ms)
@@ -1450,7 +1453,7 @@ static u64 torture_per_s(u64 ops)
 	return div64_u64(ops * 1000, max_t(u64, tt.elapsed_ms, 1));
 }
 
-static void torture_setup(struct kunit *test)
+static void opp_torture_setup(struct kunit *test)
 {
 	kunit_info(test, "torture: seed %lu", seed);
 	KUNIT_EXPECT_EQ(test, tt.setup_err, 0);
@@ -1464,7 +1467,7 @@ static void torture_setup(struct kunit *test)
  * lookups against the model; those whose window outlived the history are
  * counted apart.
  */
-static void torture_readers(struct kunit *test)
+static void opp_torture_readers(struct kunit *test)
 {
 	u64 total = 0, unknown = 0;
 	unsigned int i;
@@ -1504,7 +1507,7 @@ static void torture_readers(struct kunit *test)
  * Every CPU's timer judged at least TORTURE_MIN_IRQ_READS lookups in hard
  * interrupt context.
  */
-static void torture_hardirq(struct kunit *test)
+static void opp_torture_hardirq(struct kunit *test)
 {
 	u64 total = 0, unknown = 0;
 	unsigned int i;
@@ -1521,7 +1524,7 @@ static void torture_hardirq(struct kunit *test)
 }
 
 /* Every updater changed the tables, and the notifiers heard of it. */
-static void torture_updaters(struct kunit *test)
+static void opp_torture_updaters(struct kunit *test)
 {
 	u64 ops = 0, changes = 0;
 	long calls = 0;
@@ -1542,7 +1545,7 @@ static void torture_updaters(struct kunit *test)
 #define TORTURE_WINDOW_DEV	1
 #define TORTURE_WINDOW_OTHER	2
 
-/* torture_window()'s other updater: changes one table, again and again. */
+/* opp_torture_window()'s other updater: changes one table, again and again. */
 static int torture_window_fn(void *arg)
 {
 	struct torture_table *t = &tt.tables[TORTURE_WINDOW_DEV];
@@ -1571,7 +1574,7 @@ static int torture_window_fn(void *arg)
  * previous table's index: every event must be one the new table's shadow
  * expects.
  */
-static void torture_window(struct kunit *test)
+static void opp_torture_window(struct kunit *test)
 {
 	struct torture_updater *reg = &tt.updaters[tt.nupdaters];
 	struct torture_updater *chg = reg + 1;
@@ -1603,7 +1606,7 @@ static void torture_window(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, reg->tnb.registered);
 }
 
-static void torture_violations(struct kunit *test)
+static void opp_torture_violations(struct kunit *test)
 {
 	char buf[160];
 	int v, len = 0;
@@ -1622,7 +1625,7 @@ static void torture_violations(struct kunit *test)
 }
 
 /* Removing the tables drops the library's last reference on each device. */
-static void torture_release(struct kunit *test)
+static void opp_torture_release(struct kunit *test)
 {
 	unsigned int d;
 
@@ -1638,13 +1641,13 @@ static void torture_release(struct kunit *test)
 }
 
 static struct kunit_case torture_cases[] = {
-	KUNIT_CASE(torture_setup),
-	KUNIT_CASE(torture_readers),
-	KUNIT_CASE(torture_hardirq),
-	KUNIT_CASE(torture_updaters),
-	KUNIT_CASE(torture_window),
-	KUNIT_CASE(torture_violations),
-	KUNIT_CASE(torture_release),
+	KUNIT_CASE(opp_torture_setup),
+	KUNIT_CASE(opp_torture_readers),
+	KUNIT_CASE(opp_torture_hardirq),
+	KUNIT_CASE(opp_torture_updaters),
+	KUNIT_CASE(opp_torture_window),
+	KUNIT_CASE(opp_torture_violations),
+	KUNIT_CASE(opp_torture_release),
 	{}
 };
 

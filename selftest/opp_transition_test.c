@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suites opp_genpd and opp_icc: what opp_set_rate() and
- * opp_set_level() move besides the clock and the supply, through the
- * kernel's real frameworks. This module registers a generic power domain
- * with performance states (its levels are a table of the device tree,
- * which genpd reads with the kernel's OPP core) and an interconnect
- * provider with two paths; both record every request into the log of the
- * suite's clock and regulator (selftest/opp_rate_providers.h), so one
- * log shows the order of every step of a transition, and both can be
- * told to fail their next request.
+ * KUnit tests of the library's transitions (opp_rate.c): suites opp_genpd
+ * and opp_icc.
+ *
+ * What opp_set_rate() and opp_set_level() move besides the clock and the
+ * supply, through the kernel's real frameworks. This module registers a
+ * generic power domain with performance states (its levels are a table of
+ * the device tree, which genpd reads with the kernel's OPP core) and an
+ * interconnect provider with two paths; both record every request into the
+ * log of the suite's clock and regulator (selftest/opp_rate_providers.h),
+ * so one log shows the order of every step of a transition, and both can
+ * be told to fail their next request.
  *
  * The consumers are platform devices on the nodes trans-* of
  * selftest/opp_of_v2.dtso, attached to the power domain as a bus would
@@ -333,7 +335,7 @@ static const char *trans_log_text(struct kunit *test, unsigned int from)
  * Up: the vote, the voltage, then the clock; the supply is enabled on the
  * first transition. Down: the reverse. The OPP the device is at: nothing.
  */
-static void genpd_test_order(struct kunit *test)
+static void opp_genpd_order(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 
@@ -352,7 +354,7 @@ static void genpd_test_order(struct kunit *test)
 }
 
 /* A refusal at any step leaves the device where it was. */
-static void genpd_test_rollback(struct kunit *test)
+static void opp_genpd_rollback(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 
@@ -383,7 +385,7 @@ static void genpd_test_rollback(struct kunit *test)
 }
 
 /* A table keyed by level: opp_set_level(), each OPP votes its level. */
-static void genpd_test_level(struct kunit *test)
+static void opp_genpd_level(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 
@@ -398,7 +400,7 @@ static void genpd_test_level(struct kunit *test)
 }
 
 /* The configuration's end drops the vote and switches the supply off. */
-static void genpd_test_dropped(struct kunit *test)
+static void opp_genpd_dropped(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 	unsigned int from;
@@ -413,7 +415,7 @@ static void genpd_test_dropped(struct kunit *test)
 }
 
 /* Bad input: a clear error, nothing moved. */
-static void genpd_test_errors(struct kunit *test)
+static void opp_genpd_errors(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 	struct device *bare = fixture_dev_new(test, "opp-trans-bare", NULL);
@@ -429,11 +431,11 @@ static void genpd_test_errors(struct kunit *test)
 }
 
 static struct kunit_case genpd_cases[] = {
-	KUNIT_CASE(genpd_test_order),
-	KUNIT_CASE(genpd_test_rollback),
-	KUNIT_CASE(genpd_test_level),
-	KUNIT_CASE(genpd_test_dropped),
-	KUNIT_CASE(genpd_test_errors),
+	KUNIT_CASE(opp_genpd_order),
+	KUNIT_CASE(opp_genpd_rollback),
+	KUNIT_CASE(opp_genpd_level),
+	KUNIT_CASE(opp_genpd_dropped),
+	KUNIT_CASE(opp_genpd_errors),
 	{}
 };
 
@@ -449,7 +451,7 @@ static struct kunit_suite genpd_suite = {
 /* ---- opp_icc ---- */
 
 /* Up: both paths, then the voltage and the clock; down: the reverse. */
-static void icc_test_order(struct kunit *test)
+static void opp_icc_order(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 
@@ -468,7 +470,7 @@ static void icc_test_order(struct kunit *test)
  * 0 is put back, nothing else touched. The clock refuses: the voltage and
  * both paths go back.
  */
-static void icc_test_rollback(struct kunit *test)
+static void opp_icc_rollback(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 
@@ -488,7 +490,7 @@ static void icc_test_rollback(struct kunit *test)
 }
 
 /* The paths are put with the configuration, the last first: 0 kBps. */
-static void icc_test_dropped(struct kunit *test)
+static void opp_icc_dropped(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 	unsigned int from;
@@ -526,7 +528,7 @@ static struct platform_driver trans_driver = {
  * records its deferral reason on the device, and the driver core frees
  * that only for a device it deferred.
  */
-static void icc_test_deferred(struct kunit *test)
+static void opp_icc_deferred(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
 	unsigned int from;
@@ -549,10 +551,10 @@ static void icc_test_deferred(struct kunit *test)
 }
 
 static struct kunit_case icc_cases[] = {
-	KUNIT_CASE(icc_test_order),
-	KUNIT_CASE(icc_test_rollback),
-	KUNIT_CASE(icc_test_dropped),
-	KUNIT_CASE(icc_test_deferred),
+	KUNIT_CASE(opp_icc_order),
+	KUNIT_CASE(opp_icc_rollback),
+	KUNIT_CASE(opp_icc_dropped),
+	KUNIT_CASE(opp_icc_deferred),
 	{}
 };
 

@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_of_v2: operating-points-v2 tables read by this library
- * and by the kernel's own OPP core from the same device-tree nodes, field
- * by field, and the malformed tables each answered with the kernel's
- * error code (or, where the kernel accepts what no table can mean, with
- * -EINVAL) and nothing added.
+ * KUnit tests of the library's device-tree reader (opp_of.c): suites
+ * opp_of and opp_of_v2. Several supplies and clocks are opp_of_multi's
+ * (opp_of_multi_test.c), the kernel tree's own tables opp_of_corpus's
+ * (opp_of_corpus_test.c).
  *
- * The nodes are in the live tree: the harness applies
+ * opp_of: operating-points (v1) tables, on detached nodes of the
+ * fixture's (fixture_of_attach()): a table read, merged into one that is
+ * there, or refused whole when malformed, and a device's clock-latency
+ * as the kernel's OPP core reads it.
+ *
+ * opp_of_v2: operating-points-v2 tables read by this library and by the
+ * kernel's own OPP core from the same device-tree nodes, field by field,
+ * and the malformed tables each answered with the kernel's error code
+ * (or, where the kernel accepts what no table can mean, with -EINVAL)
+ * and nothing added. The nodes are in the live tree: the harness applies
  * selftest/opp_of_v2.dtso to the guest's device tree before boot. Each
  * case gives a fresh device one of the consumer nodes under /opp-of-v2.
  */
@@ -27,6 +35,206 @@
 #include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
 #include "opp_of_compare.h"
+
+/* ---- operating-points (v1): suite opp_of ---- */
+
+static void opp_of_table(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	/* Unsorted, with one identical repeat. */
+	static const u32 cells[] = {
+		600000, 1100000, 200000, 900000, 400000, 1000000,
+		200000, 900000,
+	};
+	struct opp_info info;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
+	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 200 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, info.u_volt, 900000UL);
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, info.u_volt, 1100000UL);
+	/* Reading it again is the identical re-add of a re-probe. */
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
+	ctx->dev->of_node = NULL;
+}
+
+struct of_v1_bad {
+	const char *name;
+	u32 cells[6];
+	unsigned int n;
+	int err;
+	unsigned int bytes;	/* the property's length, if not 4 * n */
+};
+
+static const struct of_v1_bad of_v1_bads[] = {
+	{ "empty", {}, 0, -EINVAL },
+	{ "odd", { 200000, 900000, 400000 }, 3, -EINVAL },
+	{ "single cell", { 200000 }, 1, -EINVAL },
+	{ "zero kHz", { 200000, 900000, 0, 950000 }, 4, -EINVAL },
+	{ "two voltages", { 200000, 900000, 200000, 950000 }, 4, -EINVAL },
+	{ "too fast", { 200000, 900000, 4294968, 1000000 }, 4, -EINVAL },
+	{ "ragged length", { 200000, 900000, 400000 }, 3, -EINVAL, 10 },
+};
+
+static void of_v1_bad_desc(const struct of_v1_bad *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(of_v1_bad, of_v1_bads, of_v1_bad_desc);
+
+/* A malformed property is refused whole: not even a table appears. */
+static void opp_of_malformed(struct kunit *test)
+{
+	const struct of_v1_bad *c = test->param_value;
+	struct fixture_pair *ctx = test->priv;
+	int err = c->err;
+
+	/* 4294968 kHz fits an unsigned long in Hz only on 64-bit. */
+	if (c->cells[2] == 4294968 && BITS_PER_LONG == 64)
+		err = 0;
+	fixture_of_attach(test, ctx->dev, c->cells, c->n);
+	if (c->bytes)
+		ctx->dev->of_node->properties->length = c->bytes;
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
+	if (!err)
+		goto out;
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+
+	/* Nor does it touch a table that is there. */
+	fixture_add_four(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+out:
+	ctx->dev->of_node = NULL;
+}
+
+static void opp_of_missing(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
+
+	fixture_of_attach(test, ctx->dev, NULL, 0);
+	ctx->dev->of_node->properties = NULL;
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -ENODEV);
+
+	/* A conflict with the table adds none, not even the new 1 GHz. */
+	fixture_add_four(test, ctx->dev);
+	fixture_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	ctx->dev->of_node = NULL;
+}
+
+/*
+ * Into a table that is there: the identical OPP counts once, the new ones
+ * come in one update, each told as an ADD in rate order, and when the
+ * first ADD is told every new OPP is already visible.
+ */
+static void opp_of_merge(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
+	static const unsigned long fresh[] = {
+		300 * HZ_PER_MHZ, 1000 * HZ_PER_MHZ,
+	};
+	u32 cells[] = {
+		1000000, fixture_volt_of(1000 * HZ_PER_MHZ),
+		400000, fixture_volt_of(400 * HZ_PER_MHZ),
+		300000, fixture_volt_of(300 * HZ_PER_MHZ),
+	};
+	struct fixture_found f;
+
+	fixture_add_four(test, ctx->dev);
+	l->watch = fresh;
+	l->nwatch = ARRAY_SIZE(fresh);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 6);
+	KUNIT_ASSERT_EQ(test, l->n, 2U);
+	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
+	fixture_expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
+	KUNIT_EXPECT_TRUE_MSG(test, l->watched[0],
+			      "the first ADD came before the whole update");
+	f = fixture_find(ctx->dev, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.rate, 300 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, f.volt, fixture_volt_of(300 * HZ_PER_MHZ));
+	ctx->dev->of_node = NULL;
+}
+
+/*
+ * The largest frequency in kHz whose rate in Hz an unsigned long holds on
+ * 32-bit: 4294967 kHz is 4294967000 Hz (one more is "too fast" above).
+ */
+static void opp_of_largest_khz(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	static const u32 cells[] = { 4294967, 1000000 };
+	struct opp_info info;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
+	KUNIT_EXPECT_EQ(test, info.rate, 4294967000UL);
+	KUNIT_EXPECT_EQ(test, info.u_volt, 1000000UL);
+	ctx->dev->of_node = NULL;
+}
+
+/*
+ * A v1 device's own clock-latency is its table's clock latency, as the
+ * kernel's OPP core reads it: both read the same node. (The guests'
+ * kernels have no OF_DYNAMIC, so the kernel's core may take and put the
+ * detached node.)
+ */
+static void opp_of_clock_latency(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	static const u32 cells[] = { 400000, 1000000, 200000, 900000 };
+	unsigned long ours, kernels = 0;
+	int ret;
+
+	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	fixture_of_add_u32(test, ctx->dev, "clock-latency", 300000);
+	ctx->other->of_node = ctx->dev->of_node;
+	ret = dev_pm_opp_of_add_table(ctx->other);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret) {
+		kernels = dev_pm_opp_get_max_clock_latency(ctx->other);
+		dev_pm_opp_of_remove_table(ctx->other);
+	}
+	ctx->other->of_node = NULL;
+	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
+	ours = opp_get_max_clock_latency(ctx->dev);
+	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 2);
+	KUNIT_EXPECT_EQ(test, kernels, 300000UL);
+	KUNIT_EXPECT_EQ(test, ours, kernels);
+	ctx->dev->of_node = NULL;
+}
+
+static struct kunit_case opp_of_cases[] = {
+	KUNIT_CASE(opp_of_table),
+	KUNIT_CASE_PARAM(opp_of_malformed, of_v1_bad_gen_params),
+	KUNIT_CASE(opp_of_missing),
+	KUNIT_CASE(opp_of_merge),
+	KUNIT_CASE(opp_of_largest_khz),
+	KUNIT_CASE(opp_of_clock_latency),
+	{}
+};
+
+static struct kunit_suite opp_of_suite = {
+	.name = "opp_of",
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
+	.test_cases = opp_of_cases,
+};
+
+/* ---- operating-points-v2: suite opp_of_v2 ---- */
 
 #define OF_V2_ROOT	"/opp-of-v2"
 
@@ -181,7 +389,7 @@ static void of_v2_unconfigure(int *tokens)
 		dev_pm_opp_put_prop_name(tokens[1]);
 }
 
-static void of_v2_test_matches_kernel(struct kunit *test)
+static void opp_of_v2_matches_kernel(struct kunit *test)
 {
 	const struct of_v2_good *g = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -258,7 +466,7 @@ static void of_v2_bad_desc(const struct of_v2_bad *b, char *desc)
 
 KUNIT_ARRAY_PARAM(of_v2_bad, of_v2_bads, of_v2_bad_desc);
 
-static void of_v2_test_malformed(struct kunit *test)
+static void opp_of_v2_malformed(struct kunit *test)
 {
 	const struct of_v2_bad *b = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -310,7 +518,7 @@ KUNIT_ARRAY_PARAM(of_v2_rule, of_v2_rules, of_v2_rule_desc);
  * Both parsers give the answer of the running kernel's rule, and where
  * that is to read the table, they read it alike.
  */
-static void of_v2_test_supply_rule(struct kunit *test)
+static void opp_of_v2_supply_rule(struct kunit *test)
 {
 	const struct of_v2_rule *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -337,7 +545,7 @@ static void of_v2_test_supply_rule(struct kunit *test)
  * this library refuses it (-EINVAL) and the kernel's core is not asked:
  * it WARNs and keeps the rate truncated.
  */
-static void of_v2_test_rate_above_32bit(struct kunit *test)
+static void opp_of_v2_rate_above_32bit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
@@ -360,7 +568,7 @@ static void of_v2_test_rate_above_32bit(struct kunit *test)
 /* ---- What the parse leaves for callers ---- */
 
 /* A malformed v2 table merged into an existing one changes nothing. */
-static void of_v2_test_fault_keeps_table(struct kunit *test)
+static void opp_of_v2_fault_keeps_table(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct opp_info info;
@@ -374,7 +582,7 @@ static void of_v2_test_fault_keeps_table(struct kunit *test)
 }
 
 /* A second parse of the same table adds nothing and succeeds. */
-static void of_v2_test_parse_twice(struct kunit *test)
+static void opp_of_v2_parse_twice(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
@@ -385,7 +593,7 @@ static void of_v2_test_parse_twice(struct kunit *test)
 }
 
 /* Turbo OPPs are boost entries of the cpufreq table; the rest are not. */
-static void of_v2_test_cpufreq_boost(struct kunit *test)
+static void opp_of_v2_cpufreq_boost(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct cpufreq_frequency_table *ft = NULL;
@@ -405,7 +613,7 @@ static void of_v2_test_cpufreq_boost(struct kunit *test)
 }
 
 /* The accessors read what the table holds; a disabled OPP reads as 0. */
-static void of_v2_test_accessors(struct kunit *test)
+static void opp_of_v2_accessors(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned long f = 400000000, vmin, vmax, vmin_off, vmax_off;
@@ -459,7 +667,7 @@ static void of_v2_test_accessors(struct kunit *test)
  * A disabled suspend OPP is no suspend OPP to either core: both say 0,
  * and the rate comes back with the OPP.
  */
-static void of_v2_test_suspend_disabled(struct kunit *test)
+static void opp_of_v2_suspend_disabled(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
@@ -489,7 +697,7 @@ static void of_v2_test_suspend_disabled(struct kunit *test)
  * it updates its argument (not on error), the bad arguments, and a
  * disabled OPP, which no level search finds.
  */
-static void of_v2_test_level_searches(struct kunit *test)
+static void opp_of_v2_level_searches(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned int l_exact, l_ceil, l_floor, l_miss_up, l_miss_down;
@@ -590,7 +798,7 @@ static void of_v2_test_level_searches(struct kunit *test)
  * copied out, the path the table does not have; and an OPP removed from
  * a bandwidth table, whose bandwidths go with it.
  */
-static void of_v2_test_bw_searches(struct kunit *test)
+static void opp_of_v2_bw_searches(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	unsigned long peak1, avg0, bad_bw;
@@ -752,7 +960,7 @@ static void of_v2_required_levels(struct of_v2_ctx *ctx, unsigned int *ours,
 	}
 }
 
-static void of_v2_test_required(struct kunit *test)
+static void opp_of_v2_required(struct kunit *test)
 {
 	const struct of_v2_req *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
@@ -816,7 +1024,7 @@ static void of_v2_test_required(struct kunit *test)
 }
 
 /* opp_set_config(): bad input changes nothing; one per device, before. */
-static void of_v2_test_config_errors(struct kunit *test)
+static void opp_of_v2_config_errors(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 	static const u32 hw[] = { 0x1 };
@@ -846,19 +1054,19 @@ static void of_v2_test_config_errors(struct kunit *test)
 }
 
 static struct kunit_case of_v2_cases[] = {
-	KUNIT_CASE_PARAM(of_v2_test_matches_kernel, of_v2_good_gen_params),
-	KUNIT_CASE_PARAM(of_v2_test_malformed, of_v2_bad_gen_params),
-	KUNIT_CASE_PARAM(of_v2_test_supply_rule, of_v2_rule_gen_params),
-	KUNIT_CASE(of_v2_test_rate_above_32bit),
-	KUNIT_CASE(of_v2_test_fault_keeps_table),
-	KUNIT_CASE(of_v2_test_parse_twice),
-	KUNIT_CASE(of_v2_test_cpufreq_boost),
-	KUNIT_CASE(of_v2_test_accessors),
-	KUNIT_CASE(of_v2_test_suspend_disabled),
-	KUNIT_CASE(of_v2_test_level_searches),
-	KUNIT_CASE(of_v2_test_bw_searches),
-	KUNIT_CASE_PARAM(of_v2_test_required, of_v2_req_gen_params),
-	KUNIT_CASE(of_v2_test_config_errors),
+	KUNIT_CASE_PARAM(opp_of_v2_matches_kernel, of_v2_good_gen_params),
+	KUNIT_CASE_PARAM(opp_of_v2_malformed, of_v2_bad_gen_params),
+	KUNIT_CASE_PARAM(opp_of_v2_supply_rule, of_v2_rule_gen_params),
+	KUNIT_CASE(opp_of_v2_rate_above_32bit),
+	KUNIT_CASE(opp_of_v2_fault_keeps_table),
+	KUNIT_CASE(opp_of_v2_parse_twice),
+	KUNIT_CASE(opp_of_v2_cpufreq_boost),
+	KUNIT_CASE(opp_of_v2_accessors),
+	KUNIT_CASE(opp_of_v2_suspend_disabled),
+	KUNIT_CASE(opp_of_v2_level_searches),
+	KUNIT_CASE(opp_of_v2_bw_searches),
+	KUNIT_CASE_PARAM(opp_of_v2_required, of_v2_req_gen_params),
+	KUNIT_CASE(opp_of_v2_config_errors),
 	{}
 };
 
@@ -887,7 +1095,7 @@ static struct kunit_suite of_v2_suite = {
 	.test_cases = of_v2_cases,
 };
 
-kunit_test_suite(of_v2_suite);
+kunit_test_suites(&opp_of_suite, &of_v2_suite);
 
-MODULE_DESCRIPTION("KUnit: operating-points-v2 against the kernel's OPP core");
+MODULE_DESCRIPTION("KUnit: the OPP library's device-tree reader, v1 and v2");
 MODULE_LICENSE("GPL");

@@ -1,19 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * KUnit suite opp_sharing: devices that share one table, from an
- * ``opp-shared`` device-tree table (the nodes good-shared-a and -b of
+ * KUnit tests of the CPUs' unit of the library (opp_cpu.c): suites
+ * opp_sharing and opp_cpufreq.
+ *
+ * opp_sharing: devices that share one table, from an ``opp-shared``
+ * device-tree table (the nodes good-shared-a and -b of
  * selftest/opp_of_v2.dtso, read by this library and by the kernel's OPP
  * core side by side) and from opp_set_sharing_cpus() on the CPUs.
+ *
+ * opp_cpufreq: the cpufreq frequency table of a device's OPPs, also as a
+ * notifier callback rebuilds it and as the table grows while it is
+ * copied (its argument errors: opp_robust's bad-input matrix).
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
+#include <linux/cpufreq.h>
 #include <linux/cpumask.h>
+#include <linux/kthread.h>
 #include <linux/sched.h>
 #include <linux/notifier.h>
 #include <linux/of.h>
 #include <linux/pm_opp.h>
+#include <linux/tracepoint.h>
+#include <trace/events/kmem.h>
 
 #include "opp_fixture.h"
+
+/* ---- Devices sharing a table: suite opp_sharing ---- */
 
 #define SHARING_ROOT	"/opp-of-v2"
 
@@ -122,7 +136,7 @@ static unsigned long sharing_rate(struct device *dev, unsigned int n)
 	return info.rate;
 }
 
-static void sharing_test_of_one_table(struct kunit *test)
+static void opp_sharing_of_one_table(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct opp_table *ha, *hb;
@@ -162,7 +176,7 @@ static void sharing_test_of_one_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), 2U);
 }
 
-static void sharing_test_changes_reach_all(struct kunit *test)
+static void opp_sharing_changes_reach_all(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -189,7 +203,7 @@ static void sharing_test_changes_reach_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
 }
 
-static void sharing_test_sharer_leaves(struct kunit *test)
+static void opp_sharing_sharer_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -216,7 +230,7 @@ static void sharing_test_sharer_leaves(struct kunit *test)
  * The table's own device leaves: b keeps the OPPs as they were (a
  * disabled one stays disabled), the notifier chain and the handles.
  */
-static void sharing_test_owner_leaves(struct kunit *test)
+static void opp_sharing_owner_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
@@ -264,7 +278,7 @@ static void sharing_test_owner_leaves(struct kunit *test)
 }
 
 /* A device with a table of its own merges the shared node into it. */
-static void sharing_test_own_table_stays(struct kunit *test)
+static void opp_sharing_own_table_stays(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct opp_table *ha, *hb;
@@ -284,7 +298,7 @@ static void sharing_test_own_table_stays(struct kunit *test)
  * The CPUs: as many as have a device (none on User-Mode Linux, whose
  * answer is then -ENODEV).
  */
-static void sharing_test_cpus(struct kunit *test)
+static void opp_sharing_cpus(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	struct cpumask *mask = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
@@ -354,7 +368,7 @@ static void sharing_test_cpus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), -ENODEV);
 }
 
-static void sharing_test_bad_input(struct kunit *test)
+static void opp_sharing_bad_input(struct kunit *test)
 {
 	struct cpumask *got = kunit_kzalloc(test, cpumask_size(), GFP_KERNEL);
 	struct sharing_ctx *ctx = test->priv;
@@ -413,7 +427,7 @@ static struct sharing_fault sharing_failing(struct sharing_ctx *ctx,
 	return f;
 }
 
-static void sharing_test_out_of_memory(struct kunit *test)
+static void opp_sharing_out_of_memory(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
 	unsigned int nth, enomem = 0;
@@ -477,14 +491,14 @@ static void sharing_test_out_of_memory(struct kunit *test)
 }
 
 static struct kunit_case sharing_cases[] = {
-	KUNIT_CASE(sharing_test_of_one_table),
-	KUNIT_CASE(sharing_test_changes_reach_all),
-	KUNIT_CASE(sharing_test_sharer_leaves),
-	KUNIT_CASE(sharing_test_owner_leaves),
-	KUNIT_CASE(sharing_test_own_table_stays),
-	KUNIT_CASE(sharing_test_cpus),
-	KUNIT_CASE(sharing_test_bad_input),
-	KUNIT_CASE(sharing_test_out_of_memory),
+	KUNIT_CASE(opp_sharing_of_one_table),
+	KUNIT_CASE(opp_sharing_changes_reach_all),
+	KUNIT_CASE(opp_sharing_sharer_leaves),
+	KUNIT_CASE(opp_sharing_owner_leaves),
+	KUNIT_CASE(opp_sharing_own_table_stays),
+	KUNIT_CASE(opp_sharing_cpus),
+	KUNIT_CASE(opp_sharing_bad_input),
+	KUNIT_CASE(opp_sharing_out_of_memory),
 	{}
 };
 
@@ -495,7 +509,289 @@ static struct kunit_suite sharing_suite = {
 	.test_cases = sharing_cases,
 };
 
-kunit_test_suite(sharing_suite);
+/* ---- The cpufreq table: suite opp_cpufreq ---- */
 
-MODULE_DESCRIPTION("KUnit: devices sharing one OPP table");
+static void opp_cpufreq_table(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+	static const unsigned int khz[] = { 125000, 250000, 550000, 600000 };
+	unsigned int i;
+
+	fixture_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft);
+	for (i = 0; i < ARRAY_SIZE(khz); i++) {
+		KUNIT_EXPECT_EQ(test, ft[i].frequency, khz[i]);
+		KUNIT_EXPECT_EQ(test, ft[i].driver_data, i);
+		KUNIT_EXPECT_EQ(test, ft[i].flags, 0U);
+	}
+	KUNIT_EXPECT_EQ(test, ft[i].frequency, CPUFREQ_TABLE_END);
+	KUNIT_EXPECT_EQ(test, ft[i].flags, 0U);
+	opp_free_cpufreq_table(ctx->dev, &ft);
+	KUNIT_EXPECT_NULL(test, ft);
+}
+
+/* A rate that is not a whole kHz gives the kHz below it. */
+static void opp_cpufreq_truncation(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000999, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 2000001, 950000), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 999, 850000), 0);
+	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
+	KUNIT_EXPECT_EQ(test, ft[0].frequency, 0U);
+	KUNIT_EXPECT_EQ(test, ft[1].frequency, 1000U);
+	KUNIT_EXPECT_EQ(test, ft[2].frequency, 2000U);
+	KUNIT_EXPECT_EQ(test, ft[3].frequency, CPUFREQ_TABLE_END);
+	opp_free_cpufreq_table(ctx->dev, &ft);
+}
+
+/* A cpufreq table as another thread or a callback got it, copied out. */
+struct cpufreq_khz {
+	int ret;
+	unsigned int n;
+	unsigned int khz[8];
+};
+
+static void cpufreq_take_table(struct device *dev, struct cpufreq_khz *k)
+{
+	struct cpufreq_frequency_table *ft;
+
+	k->ret = opp_init_cpufreq_table(dev, &ft);
+	if (k->ret)
+		return;
+	for (k->n = 0; ft[k->n].frequency != CPUFREQ_TABLE_END &&
+	     k->n < ARRAY_SIZE(k->khz); k->n++)
+		k->khz[k->n] = ft[k->n].frequency;
+	opp_free_cpufreq_table(dev, &ft);
+}
+
+/* The CPU domain's table once 700 MHz was added. */
+static const unsigned int cpu_khz_700[] = {
+	125000, 250000, 500000, 550000, 600000, 700000,
+};
+
+static void cpufreq_expect_khz(struct kunit *test, const struct cpufreq_khz *k,
+			       const unsigned int *khz, unsigned int n)
+{
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, k->ret, 0);
+	KUNIT_ASSERT_EQ(test, k->n, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ(test, k->khz[i], khz[i]);
+}
+
+struct cpufreq_listener {
+	struct notifier_block nb;
+	struct device *dev;
+	unsigned int calls;
+	struct cpufreq_khz got;
+};
+
+static int cpufreq_listen(struct notifier_block *nb, unsigned long event,
+			  void *data)
+{
+	struct cpufreq_listener *l = container_of(nb, struct cpufreq_listener, nb);
+
+	l->calls++;
+	cpufreq_take_table(l->dev, &l->got);
+	return NOTIFY_OK;
+}
+
+/*
+ * A notifier callback may rebuild its cpufreq table (it takes no lock),
+ * and gets the table with the change that called it.
+ */
+static void opp_cpufreq_from_notifier(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct cpufreq_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
+	l->nb.notifier_call = cpufreq_listen;
+	l->dev = ctx->dev;
+	fixture_add_cpu(test, ctx->dev);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 700 * HZ_PER_MHZ, 1300000), 0);
+	KUNIT_ASSERT_EQ(test, l->calls, 1U);
+	cpufreq_expect_khz(test, &l->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
+	KUNIT_ASSERT_EQ(test, l->calls, 2U);
+	cpufreq_expect_khz(test, &l->got, cpu_khz_700 + 1,
+			   ARRAY_SIZE(cpu_khz_700) - 1);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), 0);
+}
+
+/*
+ * The table grows between the sizing of the cpufreq table and its copy.
+ * Deterministically: a probe on the kmalloc tracepoint holds the caller
+ * (bound to one CPU) right after its first allocation until an updater
+ * (bound to another) has added an OPP. The caller must then allocate
+ * again, for one entry more, and return the grown table.
+ */
+struct cpufreq_race {
+	struct device *dev;
+	struct task_struct *caller;
+	/*
+	 * Set by the caller around opp_init_cpufreq_table() alone: its
+	 * thread's own start and exit allocate too on some kernels (6.12).
+	 */
+	bool counting;
+	size_t first_bytes;		/* the first allocation's request */
+	atomic_t armed;
+	atomic_t added;
+	struct completion go, added_done, caller_done;
+	unsigned int allocs;
+	size_t bytes[4];
+	bool held_too_long;
+	int add_ret;
+	struct cpufreq_khz got;
+};
+
+static void cpufreq_race_probe(void *data, unsigned long call_site,
+			       const void *ptr, size_t bytes_req,
+			       size_t bytes_alloc, gfp_t gfp_flags, int node)
+{
+	struct cpufreq_race *r = data;
+	unsigned long deadline;
+
+	if (current != r->caller || !r->counting)
+		return;
+	if (r->allocs < ARRAY_SIZE(r->bytes))
+		r->bytes[r->allocs] = bytes_req;
+	r->allocs++;
+	if (bytes_req != r->first_bytes || !atomic_xchg(&r->armed, 0))
+		return;
+	complete(&r->go);
+	/* Preemption is off in a probe: spin, bounded. */
+	deadline = jiffies + 5 * HZ;
+	while (!atomic_read(&r->added)) {
+		if (time_after(jiffies, deadline)) {
+			r->held_too_long = true;
+			break;
+		}
+		cpu_relax();
+	}
+}
+
+static int cpufreq_race_updater(void *data)
+{
+	struct cpufreq_race *r = data;
+
+	if (wait_for_completion_timeout(&r->go, 10 * HZ))
+		r->add_ret = opp_add(r->dev, 700 * HZ_PER_MHZ, 1300000);
+	else
+		r->add_ret = -ETIMEDOUT;
+	atomic_set(&r->added, 1);
+	complete(&r->added_done);
+	return 0;
+}
+
+static int cpufreq_race_caller(void *data)
+{
+	struct cpufreq_race *r = data;
+
+	r->counting = true;
+	cpufreq_take_table(r->dev, &r->got);
+	r->counting = false;
+	complete(&r->caller_done);
+	return 0;
+}
+
+static struct task_struct *cpufreq_thread_on(struct kunit *test,
+					     int (*fn)(void *), void *data,
+					     unsigned int cpu)
+{
+	struct task_struct *t = kthread_create(fn, data, "opp-cpufreq/%u", cpu);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	kthread_bind(t, cpu);
+	return t;
+}
+
+static void opp_cpufreq_table_grew(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct cpufreq_race *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+	struct task_struct *caller, *updater;
+	unsigned int cpu0, cpu1;
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, r);
+	/* User-Mode Linux (make quick) has one; the ARM guest has four. */
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "the race needs two CPUs");
+	cpu0 = cpumask_first(cpu_online_mask);
+	cpu1 = cpumask_next(cpu0, cpu_online_mask);
+	fixture_add_cpu(test, ctx->dev);
+	r->dev = ctx->dev;
+	r->first_bytes = (ARRAY_SIZE(fixture_cpu_opps) + 1) *
+			 sizeof(struct cpufreq_frequency_table);
+	atomic_set(&r->armed, 1);
+	init_completion(&r->go);
+	init_completion(&r->added_done);
+	init_completion(&r->caller_done);
+	updater = cpufreq_thread_on(test, cpufreq_race_updater, r, cpu1);
+	caller = cpufreq_thread_on(test, cpufreq_race_caller, r, cpu0);
+	r->caller = caller;
+	if (register_trace_kmalloc(cpufreq_race_probe, r)) {
+		/* Never woken: they end without running. */
+		kthread_stop(caller);
+		kthread_stop(updater);
+		KUNIT_FAIL(test, "cannot probe the kmalloc tracepoint");
+		return;
+	}
+	wake_up_process(updater);
+	wake_up_process(caller);
+	wait_for_completion(&r->caller_done);
+	wait_for_completion(&r->added_done);
+	unregister_trace_kmalloc(cpufreq_race_probe, r);
+	tracepoint_synchronize_unregister();
+
+	KUNIT_EXPECT_FALSE(test, r->held_too_long);
+	KUNIT_EXPECT_EQ(test, r->add_ret, 0);
+	/* Sized for 5 + the end, then again for 6 + the end. */
+	KUNIT_ASSERT_EQ(test, r->allocs, 2U);
+	KUNIT_EXPECT_EQ(test, r->bytes[0], r->first_bytes);
+	KUNIT_EXPECT_EQ(test, r->bytes[1],
+			r->first_bytes + sizeof(struct cpufreq_frequency_table));
+	cpufreq_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
+}
+
+/* Nothing available: no table to give (the argument errors: opp_robust). */
+static void opp_cpufreq_table_errors(struct kunit *test)
+{
+	struct fixture_pair *ctx = test->priv;
+	struct cpufreq_frequency_table *ft = NULL;
+
+	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 100 * HZ_PER_MHZ, 900000), 0);
+	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 100 * HZ_PER_MHZ), 0);
+	KUNIT_EXPECT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), -ENODATA);
+	KUNIT_EXPECT_NULL(test, ft);
+}
+
+static struct kunit_case opp_cpufreq_cases[] = {
+	KUNIT_CASE(opp_cpufreq_table),
+	KUNIT_CASE(opp_cpufreq_table_errors),
+	KUNIT_CASE(opp_cpufreq_truncation),
+	KUNIT_CASE(opp_cpufreq_from_notifier),
+	KUNIT_CASE(opp_cpufreq_table_grew),
+	{}
+};
+
+static struct kunit_suite opp_cpufreq_suite = {
+	.name = "opp_cpufreq",
+	.init = fixture_pair_init,
+	.exit = fixture_pair_exit,
+	.test_cases = opp_cpufreq_cases,
+};
+
+kunit_test_suites(&sharing_suite, &opp_cpufreq_suite);
+
+MODULE_DESCRIPTION("KUnit: CPUs sharing an OPP table, and the cpufreq table");
 MODULE_LICENSE("GPL");
