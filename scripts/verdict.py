@@ -107,8 +107,8 @@ POWER_OFF_NOISE = re.compile(r"BUG: Invalid wait context")
 # A kmemleak report of an object the kernel allocated while booting, in
 # PID 1 before it ran /init ("swapper"): nothing of ours had loaded yet.
 # The guest forgets the boot's reports (initramfs/init); one that a stale
-# pointer hid then is reported later (UML, whose unflattened device tree
-# kmemleak does not scan: a device-tree node's sysfs name, once).
+# pointer hid then is reported later (on UML, a device-tree node's sysfs
+# name, once in two runs).
 BOOT_LEAK = re.compile(r'^\s*comm "swapper(/\d+)?", pid 1,')
 # What the console excerpt of a failed run is centred on.
 EXCERPT = re.compile("|".join(regex.pattern for _, regex in SPLATS) +
