@@ -45,7 +45,7 @@
 
 #include "../opp.h"
 #include "../selftest/opp_fixture.h"
-#include "../selftest/opp_rate_providers.h"
+#include "../selftest/opp_providers.h"
 #include "opp_bench.h"
 
 static unsigned int runs = 9;

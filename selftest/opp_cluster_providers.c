@@ -22,14 +22,14 @@
  * that a thermal zone of the device tree reads (devm_thermal_of_zone_
  * register()). The temperature is whatever the test last wrote.
  *
- * Real frameworks, simulated hardware: each provider keeps the value last
- * set (read back through clk_get_rate() and regulator_get_voltage(), so
+ * Real frameworks, simulated hardware: the selftests' providers
+ * (opp_providers.h), each of which keeps the value last set (read back
+ * through clk_get_rate() and regulator_get_voltage(), so
  * /sys/kernel/debug/clk and /sys/class/regulator show it) and counts its
  * calls. debugfs opp_cluster_providers/clusterN/: "calls" (0400), and
  * "fail_voltage" (0600): a negative errno written there fails every later
  * voltage change with it, until 0 is written. The clock has no such knob:
- * the clock core (6.1, 6.12) ignores what .set_rate returns, so a failing
- * clock would only look stuck to the caller, never fail.
+ * the scenario fails a transition through its voltage.
  *
  * debugfs opp_cluster_providers/thermal/tempN (0600): channel N's
  * temperature in millicelsius (40000 at first). A write sets it and has
@@ -42,8 +42,6 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/clk-provider.h>
-#include <linux/clkdev.h>
 #include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
@@ -51,21 +49,18 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
-#include <linux/regulator/driver.h>
-#include <linux/regulator/machine.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/thermal.h>
 #include <linux/units.h>
 
 #include "../compat.h"
+#include "opp_providers.h"
 
 #define PROV_MAX_CLUSTERS	4
 #define PROV_UV_MIN		700000
 #define PROV_UV_MAX		1300000
 #define PROV_UV_BOOT		1000000
-/* uV per us: what regulator_set_voltage_time() answers from. */
-#define PROV_RAMP		10000
 #define PROV_HZ_MIN		(10 * HZ_PER_MHZ)
 #define PROV_HZ_MAX		(2000 * HZ_PER_MHZ)
 /* Below any table: the sample's first change starts from an unknown OPP. */
@@ -83,23 +78,10 @@ struct prov_cluster {
 	char name[16];
 	char vdd_name[24];
 	char clk_name[24];
-
-	struct regulator_desc desc;
-	struct regulator_init_data init;
-	struct regulator_consumer_supply supplies[NR_CPUS];
-	struct regulator_dev *rdev;
-
+	const char *cpus[NR_CPUS + 1];	/* its CPUs' device names */
+	unsigned int nr_cpus;
 	bool has_clk;
-	bool clk_registered;
-	struct clk_hw hw;
-	struct clk_lookup *lookups[NR_CPUS];
-
-	spinlock_t lock;		/* guards what follows */
-	int uv;
-	unsigned long rate;
-	int fail_voltage;
-	unsigned long volt_calls;
-	unsigned long clk_calls;
+	struct provider p;		/* its regulator and clock */
 };
 
 struct prov_sensor {
@@ -117,80 +99,14 @@ static struct prov_cluster *clusters;
 static unsigned int nr_clusters;
 static struct dentry *prov_debugfs;
 
-static int prov_set_voltage(struct regulator_dev *rdev, int min_uv,
-			    int max_uv, unsigned int *selector)
-{
-	struct prov_cluster *c = rdev_get_drvdata(rdev);
-	int ret;
-
-	spin_lock(&c->lock);
-	c->volt_calls++;
-	ret = c->fail_voltage;
-	if (!ret)
-		c->uv = min_uv;
-	spin_unlock(&c->lock);
-	return ret;
-}
-
-static int prov_get_voltage(struct regulator_dev *rdev)
-{
-	struct prov_cluster *c = rdev_get_drvdata(rdev);
-	int uv;
-
-	spin_lock(&c->lock);
-	uv = c->uv;
-	spin_unlock(&c->lock);
-	return uv;
-}
-
-static const struct regulator_ops prov_regulator_ops = {
-	.set_voltage = prov_set_voltage,
-	.get_voltage = prov_get_voltage,
-};
-
-static unsigned long prov_recalc_rate(struct clk_hw *hw,
-				      unsigned long parent_rate)
-{
-	struct prov_cluster *c = container_of(hw, struct prov_cluster, hw);
-	unsigned long rate;
-
-	spin_lock(&c->lock);
-	rate = c->rate;
-	spin_unlock(&c->lock);
-	return rate;
-}
-
-static long prov_round_rate(struct clk_hw *hw, unsigned long rate,
-			    unsigned long *parent_rate)
-{
-	return clamp(rate, PROV_HZ_MIN, PROV_HZ_MAX);
-}
-
-static int prov_set_rate(struct clk_hw *hw, unsigned long rate,
-			 unsigned long parent_rate)
-{
-	struct prov_cluster *c = container_of(hw, struct prov_cluster, hw);
-
-	spin_lock(&c->lock);
-	c->clk_calls++;
-	c->rate = rate;
-	spin_unlock(&c->lock);
-	return 0;
-}
-
-static const struct clk_ops prov_clk_ops = {
-	.recalc_rate = prov_recalc_rate,
-	.round_rate = prov_round_rate,
-	.set_rate = prov_set_rate,
-};
-
 static int calls_show(struct seq_file *s, void *unused)
 {
 	struct prov_cluster *c = s->private;
+	unsigned long flags;
 
-	spin_lock(&c->lock);
-	seq_printf(s, "voltage %lu\nclock %lu\n", c->volt_calls, c->clk_calls);
-	spin_unlock(&c->lock);
+	spin_lock_irqsave(&c->p.lock, flags);
+	seq_printf(s, "voltage %lu\nclock %lu\n", c->p.volt_calls, c->p.clk_calls);
+	spin_unlock_irqrestore(&c->p.lock, flags);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(calls);
@@ -206,25 +122,26 @@ static int prov_fail_get(int *fail, u64 *val)
 static int prov_fail_set(struct prov_cluster *c, int *fail, u64 val)
 {
 	s64 err = (s64)val;
+	unsigned long flags;
 
 	if (err > 0 || err < -MAX_ERRNO)
 		return -EINVAL;
-	spin_lock(&c->lock);
+	spin_lock_irqsave(&c->p.lock, flags);
 	*fail = err;
-	spin_unlock(&c->lock);
+	spin_unlock_irqrestore(&c->p.lock, flags);
 	return 0;
 }
 
 static int prov_fail_voltage_get(void *data, u64 *val)
 {
-	return prov_fail_get(&((struct prov_cluster *)data)->fail_voltage, val);
+	return prov_fail_get(&((struct prov_cluster *)data)->p.fail_volt, val);
 }
 
 static int prov_fail_voltage_set(void *data, u64 val)
 {
 	struct prov_cluster *c = data;
 
-	return prov_fail_set(c, &c->fail_voltage, val);
+	return prov_fail_set(c, &c->p.fail_volt, val);
 }
 DEFINE_DEBUGFS_ATTRIBUTE_SIGNED(prov_fail_voltage_fops, prov_fail_voltage_get,
 				prov_fail_voltage_set, "%lld\n");
@@ -351,9 +268,9 @@ static struct prov_cluster *prov_cluster_of(struct device_node *table)
 		 nr_clusters);
 	snprintf(c->clk_name, sizeof(c->clk_name), "opp-clk-cluster%u",
 		 nr_clusters);
-	spin_lock_init(&c->lock);
-	c->uv = PROV_UV_BOOT;
-	c->rate = PROV_HZ_BOOT;
+	provider_init(&c->p, PROV_HZ_BOOT, PROV_UV_BOOT);
+	c->p.rate_min = PROV_HZ_MIN;
+	c->p.rate_max = PROV_HZ_MAX;
 	nr_clusters++;
 	return c;
 }
@@ -384,9 +301,7 @@ static int prov_find_clusters(void)
 			       PROV_MAX_CLUSTERS);
 			return -E2BIG;
 		}
-		c->supplies[c->init.num_consumer_supplies].supply = "cpu";
-		c->supplies[c->init.num_consumer_supplies].dev_name = dev_name(dev);
-		c->init.num_consumer_supplies++;
+		c->cpus[c->nr_cpus++] = dev_name(dev);
 		if (!of_find_property(np, "clocks", NULL))
 			c->has_clk = true;
 		of_node_put(np);
@@ -398,71 +313,31 @@ static int prov_find_clusters(void)
 	return 0;
 }
 
+/* A cluster's regulator, the supply "cpu" of each of its CPUs. */
 static int prov_register_regulator(struct prov_cluster *c)
 {
-	struct regulator_config cfg = { };
+	static const char * const cpu[] = { "cpu", NULL };
 
-	/*
-	 * The name and the voltage range: positional, because the
-	 * framework's field names are in the camel case checkpatch refuses
-	 * in new code.
-	 */
-	c->init.constraints = (struct regulation_constraints){
-		c->vdd_name, PROV_UV_MIN, PROV_UV_MAX,
-	};
-	c->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
-	c->init.constraints.ramp_delay = PROV_RAMP;
-	c->init.consumer_supplies = c->supplies;
-	c->desc.name = c->vdd_name;
-	c->desc.type = REGULATOR_VOLTAGE;
-	c->desc.owner = THIS_MODULE;
-	c->desc.ops = &prov_regulator_ops;
-	c->desc.continuous_voltage_range = true;
-	cfg.dev = prov_dev;
-	cfg.init_data = &c->init;
-	cfg.driver_data = c;
-	c->rdev = regulator_register(prov_dev, &c->desc, &cfg);
-	return PTR_ERR_OR_ZERO(c->rdev);
+	return provider_rail_register(&c->p, prov_dev, c->vdd_name, PROV_UV_MIN,
+				      PROV_UV_MAX, cpu, c->cpus);
 }
 
-/* The clock, and a lookup for each of the cluster's CPUs. */
+/* The clock, found by each of the cluster's CPUs under any name. */
 static int prov_register_clock(struct prov_cluster *c)
 {
-	struct clk_init_data init = {
-		.name = c->clk_name,
-		.ops = &prov_clk_ops,
-	};
-	unsigned int i;
-	int ret;
-
-	c->hw.init = &init;
-	ret = clk_hw_register(prov_dev, &c->hw);
-	if (ret)
-		return ret;
-	c->clk_registered = true;
-	for (i = 0; i < c->init.num_consumer_supplies; i++) {
-		c->lookups[i] = clkdev_hw_create(&c->hw, NULL, "%s",
-						 c->supplies[i].dev_name);
-		if (!c->lookups[i])
-			return -ENOMEM;
-	}
-	return 0;
+	return provider_clock_register(&c->p, prov_dev, c->clk_name, NULL,
+				       c->cpus);
 }
 
 static void prov_unregister(void)
 {
 	struct prov_cluster *c;
-	unsigned int i, j;
+	unsigned int i;
 
 	for (i = 0; i < nr_clusters; i++) {
 		c = &clusters[i];
-		for (j = 0; j < ARRAY_SIZE(c->lookups); j++)
-			if (c->lookups[j])
-				clkdev_drop(c->lookups[j]);
-		if (c->clk_registered)
-			clk_hw_unregister(&c->hw);
-		if (!IS_ERR_OR_NULL(c->rdev))
-			regulator_unregister(c->rdev);
+		provider_clock_unregister(&c->p);
+		provider_rail_unregister(&c->p);
 		of_node_put(c->table);
 	}
 	kfree(clusters);
@@ -505,7 +380,7 @@ static int __init opp_cluster_providers_init(void)
 		debugfs_create_file_unsafe("fail_voltage", 0600, dir, c,
 					   &prov_fail_voltage_fops);
 		pr_info("%s: supply \"cpu\" of %u CPUs%s%s\n", c->vdd_name,
-			c->init.num_consumer_supplies,
+			c->nr_cpus,
 			c->has_clk ? ", and their clock " : "",
 			c->has_clk ? c->clk_name : "");
 	}

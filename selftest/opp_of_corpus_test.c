@@ -29,7 +29,7 @@
  * A table of several supplies or clocks is read as its driver would have
  * both read it: the supplies and clocks named (opp-corpus,regulator-names
  * and opp-corpus,clock-names, from the board's consumer node) and got
- * from real providers (opp_named_providers.h), then compared supply by
+ * from real providers (opp_providers.h), then compared supply by
  * supply and clock by clock (opp_of_compare.h's of_multi_*).
  *
  * A table agrees when both sides answer alike and everything compares
@@ -66,7 +66,7 @@
 #include "opp_fixture.h"
 #include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
-#include "opp_named_providers.h"
+#include "opp_providers.h"
 #include "opp_of_compare.h"
 
 #define CORPUS_ROOT		"/opp-corpus"
@@ -823,8 +823,7 @@ static struct icc_stub corpus_icc;
  */
 static const char *corpus_supplies[CORPUS_MAX_NAMES + 1];
 static const char * const corpus_devs[] = { CORPUS_OURS, CORPUS_KERNELS, NULL };
-static struct named_rail corpus_rail;
-static struct named_clock corpus_clock;
+static struct provider corpus_provider;
 static struct device *corpus_owner;
 
 /* Every supply name of the corpus's entries, once, into corpus_supplies. */
@@ -862,8 +861,8 @@ static void corpus_suite_exit(struct kunit_suite *suite)
 {
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
-	named_rail_unregister(&corpus_rail);
-	named_clock_unregister(&corpus_clock);
+	provider_rail_unregister(&corpus_provider);
+	provider_clock_unregister(&corpus_provider);
 	if (!IS_ERR_OR_NULL(corpus_owner))
 		root_device_unregister(corpus_owner);
 	corpus_owner = NULL;
@@ -882,15 +881,17 @@ static int corpus_named_register(void)
 	n = corpus_supply_names();
 	if (n < 0)
 		return n;
+	provider_init(&corpus_provider, 100000000, 0);
 	/* Any voltage a board's table holds is within the rail's range. */
 	if (n) {
-		ret = named_rail_register(&corpus_rail, corpus_owner, "opp-corpus-rail",
-					  0, 5000000, corpus_supplies, corpus_devs);
+		ret = provider_rail_register(&corpus_provider, corpus_owner,
+					     "opp-corpus-rail", 0, 5000000,
+					     corpus_supplies, corpus_devs);
 		if (ret)
 			return ret;
 	}
-	return named_clock_register(&corpus_clock, "opp-corpus-clock",
-				    100000000, NULL, corpus_devs);
+	return provider_clock_register(&corpus_provider, corpus_owner,
+				       "opp-corpus-clock", NULL, corpus_devs);
 }
 
 static int corpus_suite_init(struct kunit_suite *suite)

@@ -31,7 +31,7 @@
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
-#include "opp_named_providers.h"
+#include "opp_providers.h"
 #include "opp_of_compare.h"
 
 #define MULTI_ROOT	"/opp-of-v2"
@@ -40,23 +40,25 @@
 #define MULTI_MAX	OF_MULTI_MAX
 #define MULTI_UV_MIN	500000
 
-/* ---- The providers: two rails, two clocks (opp_named_providers.h) ---- */
+/* ---- The providers: two rails, two clocks (opp_providers.h) ---- */
 
 static const char * const multi_devs[] = { MULTI_OURS, MULTI_KERNELS, NULL };
 
-/* Rail i and clock i: the rail's one supply name (NULL-terminated). */
+/*
+ * Provider i: a rail, got under its one supply name (NULL-terminated),
+ * and a clock.
+ */
 static const struct {
 	const char * const supply[2];
 	int uv_max;
 	const char *clock;
 	unsigned long rate;
-} multi_providers[MULTI_MAX] = {
+} multi_facts[MULTI_MAX] = {
 	{ { "core" }, 1400000, "opp-multi-core", 100000000 },
 	{ { "mem" }, 1200000, "opp-multi-bus", 50000000 },
 };
 
-static struct named_rail multi_rails[MULTI_MAX];
-static struct named_clock multi_clocks[MULTI_MAX];
+static struct provider multi_providers[MULTI_MAX];
 static struct device *multi_owner;
 
 static void multi_suite_exit(struct kunit_suite *suite)
@@ -66,8 +68,8 @@ static void multi_suite_exit(struct kunit_suite *suite)
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
 	for (i = 0; i < MULTI_MAX; i++) {
-		named_rail_unregister(&multi_rails[i]);
-		named_clock_unregister(&multi_clocks[i]);
+		provider_rail_unregister(&multi_providers[i]);
+		provider_clock_unregister(&multi_providers[i]);
 	}
 	if (!IS_ERR_OR_NULL(multi_owner))
 		root_device_unregister(multi_owner);
@@ -86,16 +88,18 @@ static int multi_suite_init(struct kunit_suite *suite)
 	if (IS_ERR(multi_owner))
 		return PTR_ERR(multi_owner);
 	for (i = 0; i < MULTI_MAX; i++) {
-		ret = named_rail_register(&multi_rails[i], multi_owner,
-					  multi_providers[i].supply[0],
-					  MULTI_UV_MIN, multi_providers[i].uv_max,
-					  multi_providers[i].supply, multi_devs);
+		provider_init(&multi_providers[i], multi_facts[i].rate,
+			      MULTI_UV_MIN);
+		ret = provider_rail_register(&multi_providers[i], multi_owner,
+					     multi_facts[i].supply[0],
+					     MULTI_UV_MIN, multi_facts[i].uv_max,
+					     multi_facts[i].supply, multi_devs);
 		if (!ret)
-			ret = named_clock_register(&multi_clocks[i],
-						   multi_providers[i].clock,
-						   multi_providers[i].rate,
-						   multi_clk_names[i],
-						   multi_devs);
+			ret = provider_clock_register(&multi_providers[i],
+						      multi_owner,
+						      multi_facts[i].clock,
+						      multi_clk_names[i],
+						      multi_devs);
 		if (ret) {
 			pr_err("opp_of_multi: provider %d: %d\n", i, ret);
 			multi_suite_exit(suite);
@@ -440,8 +444,8 @@ static void opp_of_multi_config(struct kunit *test)
 	 */
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->ours, 300000000, 950000), 0);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 300000000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 950000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].rate), 300000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].uv), 950000);
 	opp_clear_config(ctx->ours);
 	/* Cleared: every supply and clock was put (the suite's exit checks). */
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 300000000), -ENODEV);
@@ -451,18 +455,17 @@ static void opp_of_multi_config(struct kunit *test)
 static void opp_of_multi_named_set_rate(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
-	struct named_rail *core = &multi_rails[0];
-	struct named_clock *clk = &multi_clocks[0];
+	struct provider *core = &multi_providers[0];
 
 	multi_attach(test, "multi-one");
 	multi_configure(test, 1, 1);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 400000000), 0);
 	/* The regulator core asks for the target first, up to the max. */
-	KUNIT_EXPECT_EQ(test, READ_ONCE(clk->rate), 700000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(core->rate), 700000000);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(core->uv), 1000000);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 1), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(clk->rate), 350000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(core->rate), 350000000);
 	KUNIT_EXPECT_EQ(test, READ_ONCE(core->uv), 900000);
 }
 
@@ -479,15 +482,15 @@ static void opp_of_multi_several_set_rate(struct kunit *test)
 	multi_configure(test, 2, 2);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 900000000), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 900000000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[1].rate), 450000000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 1050000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[1].uv), 1100000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].rate), 900000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[1].rate), 450000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].uv), 1050000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[1].uv), 1100000);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->ours, 1), 0);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[0].rate), 450000000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_clocks[1].rate), 225000000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[0].uv), 900000);
-	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_rails[1].uv), 1000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].rate), 450000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[1].rate), 225000000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[0].uv), 900000);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(multi_providers[1].uv), 1000000);
 }
 
 /* ---- Allocation faults: each fails in turn, nothing is kept ---- */

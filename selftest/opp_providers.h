@@ -1,26 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Test providers for opp_set_rate(): a clock registered with the common
- * clock framework and a voltage regulator registered with the regulator
- * framework, both of which record every call they get, in one log, and
- * can be told to fail the next one. Real frameworks, fake hardware: the
- * library goes through clk_set_rate() and regulator_set_voltage_triplet()
- * exactly as on a board. A failure, once asked for, lasts until the test
- * clears it.
+ * The test providers of the selftests and the cpufreq sample: a clock
+ * registered with the common clock framework and a voltage regulator
+ * registered with the regulator framework, which record every call they
+ * get, in one log, count them, and can be told to fail the next one. Real
+ * frameworks, fake hardware: the library (and the kernel's OPP core, for
+ * the suites that compare both) goes through clk_set_rate() and
+ * regulator_set_voltage_triplet() exactly as on a board. A failure, once
+ * asked for, lasts until the test clears it.
+ *
+ * Devices get them by name, as a board file's devices get theirs: the
+ * regulator through the regulator core's consumer map (each supply name
+ * for each device named), the clock through clkdev (a connection id, or
+ * any, for each device named). provider_register() is the one-device
+ * form, which also gets both handles for the device.
  *
  * Each call also checks the invariant opp_set_rate() must keep: the
  * supply never below what the clock's rate needs (provider->need_uv()).
  */
-#ifndef _OPP_RATE_PROVIDERS_H
-#define _OPP_RATE_PROVIDERS_H
+#ifndef _OPP_PROVIDERS_H
+#define _OPP_PROVIDERS_H
 
 #include <linux/clk.h>
 #include <linux/clk-provider.h>
+#include <linux/clkdev.h>
 #include <linux/device.h>
 #include <linux/err.h>
 #include <linux/regulator/consumer.h>
 #include <linux/regulator/driver.h>
 #include <linux/regulator/machine.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 
 #define PROVIDER_LOG	32
@@ -53,13 +62,19 @@ struct provider_entry {
 
 struct provider {
 	struct clk_hw hw;
+	struct clk_lookup **lookups;	/* clkdev's, one per device named */
+	unsigned int nr_lookups;
+	bool clk_registered;
 	struct regulator_desc desc;
 	struct regulator_init_data init;
-	struct regulator_consumer_supply supply_map;
-	struct device *owner;	/* registered: the regulator's parent */
+	struct regulator_consumer_supply *map;	/* supply name x device */
 	struct regulator_dev *rdev;
-	struct clk *clk;	/* the consumer's handles */
+	struct device *owner;	/* provider_register()'s: their parent */
+	struct clk *clk;	/* provider_register()'s consumer's handles */
 	struct regulator *supply;
+	const char *consumer[2];	/* and its name, NULL-terminated */
+	unsigned long rate_min;	/* the clock rounds into it; 0, 0: any rate */
+	unsigned long rate_max;
 
 	spinlock_t lock;	/* guards everything below */
 	unsigned long rate;
@@ -71,6 +86,8 @@ struct provider {
 	unsigned int n;
 	struct provider_entry log[PROVIDER_LOG];
 	unsigned int calls;
+	unsigned long clk_calls;
+	unsigned long volt_calls;
 	unsigned int violations;
 	/* The lowest voltage a rate needs (the library's table says). */
 	unsigned long (*need_uv)(unsigned long rate);
@@ -123,6 +140,8 @@ static inline long provider_round_rate(struct clk_hw *hw, unsigned long rate,
 	unsigned long flags;
 	long ret;
 
+	if (p->rate_max)
+		rate = clamp(rate, p->rate_min, p->rate_max);
 	spin_lock_irqsave(&p->lock, flags);
 	ret = p->fail_clk ?: rate;
 	spin_unlock_irqrestore(&p->lock, flags);
@@ -136,6 +155,7 @@ static inline int provider_set_rate(struct clk_hw *hw, unsigned long rate,
 	unsigned long flags;
 
 	spin_lock_irqsave(&p->lock, flags);
+	p->clk_calls++;
 	provider_record(p, PROVIDER_CLK, rate, 0);
 	provider_check(p, rate, p->uv);
 	p->rate = rate;
@@ -157,6 +177,7 @@ static inline int provider_set_voltage(struct regulator_dev *rdev, int min_uv,
 	int ret;
 
 	spin_lock_irqsave(&p->lock, flags);
+	p->volt_calls++;
 	provider_record(p, PROVIDER_VOLT, min_uv, max_uv);
 	ret = p->fail_volt;
 	if (!ret) {
@@ -222,24 +243,159 @@ static const struct regulator_ops provider_switch_ops = {
 	.is_enabled = provider_is_enabled,
 };
 
+/* ---- Registration ---- */
+
+/* Before anything is registered: the clock's rate and the rail's voltage. */
+static inline void provider_init(struct provider *p, unsigned long rate,
+				 int uv)
+{
+	spin_lock_init(&p->lock);
+	p->rate = rate;
+	p->uv = uv;
+}
+
+static inline unsigned int provider_count(const char * const *names)
+{
+	unsigned int n = 0;
+
+	while (names[n])
+		n++;
+	return n;
+}
+
+/*
+ * Register @p's regulator as @name under @owner, any voltage of [@uv_min,
+ * @uv_max], got under each supply name of @supplies by each device named
+ * in @devs (both NULL-terminated; the strings must outlive the regulator:
+ * its core keeps the supply names, not copies).
+ */
+static inline int provider_rail_register(struct provider *p,
+					 struct device *owner,
+					 const char *name, int uv_min,
+					 int uv_max,
+					 const char * const *supplies,
+					 const char * const *devs)
+{
+	unsigned int ns = provider_count(supplies), nd = provider_count(devs);
+	struct regulator_config rcfg = {
+		.dev = owner,
+		.init_data = &p->init,
+		.driver_data = p,
+	};
+	unsigned int i;
+
+	if (!ns || !nd)
+		return -EINVAL;
+	p->map = kcalloc(ns * nd, sizeof(*p->map), GFP_KERNEL);
+	if (!p->map)
+		return -ENOMEM;
+	for (i = 0; i < ns * nd; i++) {
+		p->map[i].supply = supplies[i / nd];
+		p->map[i].dev_name = devs[i % nd];
+	}
+	/*
+	 * Name, then the voltage range: positional, because the framework's
+	 * field names are in the camel case checkpatch refuses in new code.
+	 */
+	p->init.constraints = (struct regulation_constraints){
+		NULL, uv_min, uv_max,
+	};
+	p->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
+	if (p->switchable)
+		p->init.constraints.valid_ops_mask |= REGULATOR_CHANGE_STATUS;
+	p->init.constraints.ramp_delay = PROVIDER_RAMP;
+	p->init.num_consumer_supplies = ns * nd;
+	p->init.consumer_supplies = p->map;
+	p->desc.name = name;
+	p->desc.type = REGULATOR_VOLTAGE;
+	p->desc.owner = THIS_MODULE;
+	p->desc.ops = p->switchable ? &provider_switch_ops :
+				      &provider_regulator_ops;
+	p->desc.continuous_voltage_range = true;
+	p->rdev = regulator_register(owner, &p->desc, &rcfg);
+	if (IS_ERR(p->rdev)) {
+		kfree(p->map);
+		p->map = NULL;
+		return PTR_ERR(p->rdev);
+	}
+	return 0;
+}
+
+/* Undo provider_rail_register(), if it was done. */
+static inline void provider_rail_unregister(struct provider *p)
+{
+	if (!IS_ERR_OR_NULL(p->rdev))
+		regulator_unregister(p->rdev);
+	p->rdev = NULL;
+	kfree(p->map);
+	p->map = NULL;
+}
+
+/* Undo provider_clock_register(), if it was done. */
+static inline void provider_clock_unregister(struct provider *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < p->nr_lookups; i++)
+		if (p->lookups[i])
+			clkdev_drop(p->lookups[i]);
+	kfree(p->lookups);
+	p->lookups = NULL;
+	p->nr_lookups = 0;
+	if (p->clk_registered)
+		clk_hw_unregister(&p->hw);
+	p->clk_registered = false;
+}
+
+/*
+ * Register @p's clock as @name under @owner, got by each device named in
+ * @devs (NULL-terminated; none: by no name) under the connection id
+ * @con_id, or under any id with @con_id NULL (clkdev then matches on the
+ * device alone).
+ */
+static inline int provider_clock_register(struct provider *p,
+					  struct device *owner,
+					  const char *name, const char *con_id,
+					  const char * const *devs)
+{
+	struct clk_init_data init = { .name = name, .ops = &provider_clk_ops };
+	unsigned int nd = devs ? provider_count(devs) : 0, i;
+	int ret;
+
+	p->lookups = nd ? kcalloc(nd, sizeof(*p->lookups), GFP_KERNEL) : NULL;
+	if (nd && !p->lookups)
+		return -ENOMEM;
+	p->nr_lookups = nd;
+	p->hw.init = &init;
+	ret = clk_hw_register(owner, &p->hw);
+	if (ret) {
+		provider_clock_unregister(p);
+		return ret;
+	}
+	p->clk_registered = true;
+	for (i = 0; i < nd; i++) {
+		p->lookups[i] = clkdev_hw_create(&p->hw, con_id, "%s", devs[i]);
+		if (!p->lookups[i]) {
+			provider_clock_unregister(p);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /*
  * Register a clock at @rate and a regulator at @uv named after @consumer,
- * and get both for @consumer. Undo with provider_unregister().
+ * the regulator as its supply "vdd", and get both for @consumer. Undo
+ * with provider_unregister().
  */
 static inline int provider_register(struct provider *p, const char *name,
 				    struct device *consumer, unsigned long rate,
 				    int uv)
 {
-	struct clk_init_data clk_init = {
-		.name = name,
-		.ops = &provider_clk_ops,
-	};
-	struct regulator_config rcfg = { };
+	static const char * const vdd[] = { "vdd", NULL };
 	int ret;
 
-	spin_lock_init(&p->lock);
-	p->rate = rate;
-	p->uv = uv;
+	provider_init(p, rate, uv);
 	/*
 	 * Without a module link: KUnit runs a module's suites before the
 	 * module has its sysfs directory to link to.
@@ -249,9 +405,7 @@ static inline int provider_register(struct provider *p, const char *name,
 		pr_err("%s: root device: %ld\n", name, PTR_ERR(p->owner));
 		return PTR_ERR(p->owner);
 	}
-
-	p->hw.init = &clk_init;
-	ret = clk_hw_register(p->owner, &p->hw);
+	ret = provider_clock_register(p, p->owner, name, NULL, NULL);
 	if (ret) {
 		pr_err("%s: clock: %d\n", name, ret);
 		goto put_owner;
@@ -262,34 +416,10 @@ static inline int provider_register(struct provider *p, const char *name,
 		pr_err("%s: clock handle: %d\n", name, ret);
 		goto put_hw;
 	}
-
-	p->supply_map.supply = "vdd";
-	p->supply_map.dev_name = dev_name(consumer);
-	/*
-	 * Name, then the voltage range: positional, because the framework's
-	 * field names are in the camel case checkpatch refuses in new code.
-	 */
-	p->init.constraints = (struct regulation_constraints){
-		NULL, PROVIDER_UV_MIN, PROVIDER_UV_MAX,
-	};
-	p->init.constraints.valid_ops_mask = REGULATOR_CHANGE_VOLTAGE;
-	if (p->switchable)
-		p->init.constraints.valid_ops_mask |= REGULATOR_CHANGE_STATUS;
-	p->init.constraints.ramp_delay = PROVIDER_RAMP;
-	p->init.num_consumer_supplies = 1;
-	p->init.consumer_supplies = &p->supply_map;
-	p->desc.name = name;
-	p->desc.type = REGULATOR_VOLTAGE;
-	p->desc.owner = THIS_MODULE;
-	p->desc.ops = p->switchable ? &provider_switch_ops :
-				      &provider_regulator_ops;
-	p->desc.continuous_voltage_range = true;
-	rcfg.dev = p->owner;
-	rcfg.init_data = &p->init;
-	rcfg.driver_data = p;
-	p->rdev = regulator_register(p->owner, &p->desc, &rcfg);
-	if (IS_ERR(p->rdev)) {
-		ret = PTR_ERR(p->rdev);
+	p->consumer[0] = dev_name(consumer);
+	ret = provider_rail_register(p, p->owner, name, PROVIDER_UV_MIN,
+				     PROVIDER_UV_MAX, vdd, p->consumer);
+	if (ret) {
 		pr_err("%s: regulator: %d\n", name, ret);
 		goto put_clk;
 	}
@@ -309,14 +439,16 @@ static inline int provider_register(struct provider *p, const char *name,
 	/* Registration may have set the rail: the log starts now. */
 	p->n = 0;
 	p->calls = 0;
+	p->clk_calls = 0;
+	p->volt_calls = 0;
 	return 0;
 
 put_rdev:
-	regulator_unregister(p->rdev);
+	provider_rail_unregister(p);
 put_clk:
 	clk_put(p->clk);
 put_hw:
-	clk_hw_unregister(&p->hw);
+	provider_clock_unregister(p);
 put_owner:
 	root_device_unregister(p->owner);
 	return ret;
@@ -325,10 +457,10 @@ put_owner:
 static inline void provider_unregister(struct provider *p)
 {
 	regulator_put(p->supply);
-	regulator_unregister(p->rdev);
+	provider_rail_unregister(p);
 	clk_put(p->clk);
-	clk_hw_unregister(&p->hw);
+	provider_clock_unregister(p);
 	root_device_unregister(p->owner);
 }
 
-#endif /* _OPP_RATE_PROVIDERS_H */
+#endif /* _OPP_PROVIDERS_H */
