@@ -11,12 +11,12 @@
 # without one is not a run of this harness. --tests replaces the intent's
 # modules. What the run must show is in the manifest (selftest/manifest):
 # the KUnit suites of each module with the number of results each
-# reports, and the harness checks.
+# reports, the cases a tier's kernel cannot run, and the harness checks.
 #
-# --skip-ok: cases (SUITE.CASE) whose skip this run may excuse, because
-# the kernel it booted cannot run them (make quick: User-Mode Linux has one
-# CPU and no preemption). They are listed as skipped, neither passed nor
-# failed; any other skip fails.
+# A case whose skip the manifest excuses on the run's tier (User-Mode
+# Linux has one CPU and no preemption; the SMP guests, no Tiny RCU), or
+# that --skip-ok (SUITE.CASE...) names besides, is listed as skipped,
+# neither passed nor failed; any other skip fails.
 #
 # KTAP: each suite's lines are cut from the console and parsed by the
 # kernel's own parser, tools/testing/kunit/kunit.py parse --json, of the
@@ -194,6 +194,7 @@ class Manifest:
     module: dict = field(default_factory=dict)   # suite: module
     results: dict = field(default_factory=dict)  # suite: results reported
     checks: list = field(default_factory=list)   # (when, name)
+    skips: dict = field(default_factory=dict)    # tier: ["SUITE.CASE", ...]
 
 
 TIERS = re.compile(r"(arm|arm64|uml)(,(arm|arm64|uml))*")
@@ -224,6 +225,13 @@ def read_manifest(path, tally):
             manifest.results[suite] = int(w[3])
         elif w[0] == "check" and len(w) == 3:
             manifest.checks.append((w[1], w[2]))
+        elif (w[0] == "skip" and len(w) == 3 and TIERS.fullmatch(w[1])
+              and re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_]+", w[2])):
+            for tier in w[1].split(","):
+                manifest.skips.setdefault(tier, []).append(w[2])
+        elif w[0] == "args" and len(w) >= 3 and all(
+                re.fullmatch(r"[a-z0-9_]+=OPP_[A-Z_]+", a) for a in w[2:]):
+            pass    # the guest's (initramfs/init)
         else:
             tally.fail(f"manifest line {n}", f"cannot read \"{line}\"")
     return manifest
@@ -605,7 +613,9 @@ def main():
 
     tally = Tally()
     manifest = read_manifest(manifest_path, tally)
-    judge_results(suites.values(), args.skip_ok, tally)
+    skip_ok = " ".join(manifest.skips.get(intent["tier"], []) +
+                       [args.skip_ok])
+    judge_results(suites.values(), skip_ok, tally)
     report = judge_channel(lines_of(chan), tally)
     seen = scan_console(console)
     wanted = judge_modules(tests.split(), manifest, suites, report, tally)
