@@ -195,19 +195,27 @@ bash_bin() {
 # (selftest/opp_of_v2.dtso) applied, as a board's firmware would hand
 # them over; IN "-" starts from an empty root (User-Mode Linux has none).
 test_dtb() {
-	local in=$1 out=$2 tmp
-	tmp=$(mktemp -d)
+	local in=$1 out=$2
 	if [ "$in" = - ]; then
-		in=$tmp/root.dtb
 		echo '/dts-v1/; / { #address-cells = <1>; #size-cells = <1>; };' |
-			dtc -q -I dts -O dtb -o "$in" - ||
-			{ rm -rf "$tmp"; die "dtc failed on an empty root"; }
+			dtc -q -I dts -O dtb -o "$out" - ||
+			die "dtc failed on an empty root"
+	else
+		cp "$in" "$out" || die "could not copy $in to $out"
 	fi
-	if ! dtc -@ -q -I dts -O dtb -o "$tmp/tables.dtbo" \
-		"$TOP/selftest/opp_of_v2.dtso" ||
-	   ! fdtoverlay -i "$in" -o "$out" "$tmp/tables.dtbo"; then
+	dt_overlay "$out" "$TOP/selftest/opp_of_v2.dtso"
+}
+
+# dt_overlay DTB DTSO: DTSO compiled (with its symbols) and applied to DTB
+# in place; DTB is left as it was if either fails.
+dt_overlay() {
+	local dtb=$1 dtso=$2 tmp
+	tmp=$(mktemp -d)
+	if ! dtc -@ -q -I dts -O dtb -o "$tmp/overlay.dtbo" "$dtso" ||
+	   ! fdtoverlay -i "$dtb" -o "$tmp/out.dtb" "$tmp/overlay.dtbo" ||
+	   ! mv "$tmp/out.dtb" "$dtb"; then
 		rm -rf "$tmp"
-		die "could not apply selftest/opp_of_v2.dtso to $in"
+		die "could not apply ${dtso#"$TOP"/} to $dtb"
 	fi
 	rm -rf "$tmp"
 }
@@ -256,18 +264,10 @@ corpus_build() {
 # tree, the overlay of scripts/opp-corpus.py (corpus_build), applied to
 # DTB for the opp_of_corpus suite.
 corpus_dtb() {
-	local dtb=$1 dir tmp
+	local dtb=$1 dir
 	corpus_build
 	dir=$(corpus_dir)
-	tmp=$(mktemp -d)
-	if ! dtc -@ -q -I dts -O dtb -o "$tmp/corpus.dtbo" \
-		"$dir/opp_of_corpus.dtso" ||
-	   ! fdtoverlay -i "$dtb" -o "$tmp/out.dtb" "$tmp/corpus.dtbo" ||
-	   ! mv "$tmp/out.dtb" "$dtb"; then
-		rm -rf "$tmp"
-		die "could not apply the OPP corpus ($dir) to $dtb"
-	fi
-	rm -rf "$tmp"
+	dt_overlay "$dtb" "$dir/opp_of_corpus.dtso"
 	log "OPP corpus: $(head -n 1 "$dir/corpus.txt") ($dir)"
 }
 
@@ -341,19 +341,11 @@ board_clock_dtb() {
 # without that oscillator. The overlay's cooling maps name the CPU nodes by
 # their labels cpu0 to cpu3, which a board's tree has and the guests' lack.
 cluster_dtb() {
-	local dtb=$1 tmp ph cpu
+	local dtb=$1 ph cpu
 	for cpu in 0 1 2 3; do
 		dt_label "$dtb" "cpu$cpu" "/cpus/cpu@$cpu"
 	done
-	tmp=$(mktemp -d)
-	if ! dtc -@ -q -I dts -O dtb -o "$tmp/clusters.dtbo" \
-		"$TOP/samples/opp_cpufreq_clusters.dtso" ||
-	   ! fdtoverlay -i "$dtb" -o "$tmp/out.dtb" "$tmp/clusters.dtbo" ||
-	   ! mv "$tmp/out.dtb" "$dtb"; then
-		rm -rf "$tmp"
-		die "could not apply samples/opp_cpufreq_clusters.dtso to $dtb"
-	fi
-	rm -rf "$tmp"
+	dt_overlay "$dtb" "$TOP/samples/opp_cpufreq_clusters.dtso"
 	[ "$TIER" = arm ] || return 0
 	ph=$(fdtget -t u "$dtb" "$(board_osc "$dtb")" phandle) ||
 		die "the board oscillator has no phandle in $dtb"
