@@ -374,6 +374,13 @@ static void corpus_pairs_put(struct corpus_ctx *ctx)
 		if (p->configured)
 			opp_clear_config(p->ours);
 	}
+	/*
+	 * A supply put leaves a device link whose release (a work item from
+	 * 6.12's generation on) holds the consumer device: let it go first,
+	 * or the device's last put comes after the case, and its release
+	 * writes to @ctx, which the case's end has freed.
+	 */
+	device_link_wait_removal();
 	while (ctx->pairs) {
 		p = &ctx->pair[--ctx->pairs];
 		p->ours->of_node = NULL;
