@@ -133,10 +133,10 @@ kernel_image() {
 	esac
 }
 # manifest_tests [MANIFEST]: the "test" modules of MANIFEST (default
-# selftest/manifest) that $TIER runs, in the manifest's order, once each.
+# selftest/manifest) that $TIER runs, in the manifest's order, once each,
+# as the manifest's one reader (scripts/manifest.py) has them.
 manifest_tests() {
-	awk -v tier="$TIER" '$1 == "test" && !seen[$2]++ &&
-		(NF < 5 || ("," $5 ",") ~ ("," tier ",")) { print $2 }' \
+	python3 "$TOP/scripts/manifest.py" tests "$TIER" \
 		"${1:-$TOP/selftest/manifest}"
 }
 
@@ -146,11 +146,12 @@ manifest_tests() {
 # FAIL line, and counted in UNBUILT: a stale .ko from an earlier build must
 # not stand in for it, and the run must fail.
 manifest_run() {
-	local m
+	local m tests
 
 	RUN_TESTS=
 	UNBUILT=0
-	for m in $(manifest_tests "${1:-}"); do
+	tests=$(manifest_tests "${1:-}") || return 1
+	for m in $tests; do
 		if module_built "$m"; then
 			RUN_TESTS+="${RUN_TESTS:+ }$m"
 		else

@@ -9,7 +9,8 @@
 # scenarios and load/unload cycles, and the kernel it booted
 # (KVER, TIER, FLAVOUR), whose tree scripts/common.sh finds. A directory
 # without one is not a run of this harness. --tests replaces the intent's
-# modules. What the run must show is in the manifest (selftest/manifest):
+# modules. What the run must show is in the manifest (selftest/manifest,
+# read by manifest.py):
 # the KUnit suites of each module with the number of results each
 # reports, the cases a tier's kernel cannot run, and the harness checks.
 #
@@ -57,6 +58,8 @@ import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
+
+from manifest import read as read_manifest
 
 SCRIPTS = os.path.dirname(os.path.abspath(__file__))
 
@@ -186,55 +189,6 @@ def common_facts(intent):
         sys.exit(1)
     top, src = got.stdout.split("\n")[:2]
     return top, src
-
-
-@dataclass
-class Manifest:
-    suites: dict = field(default_factory=dict)   # module: [suite, ...]
-    module: dict = field(default_factory=dict)   # suite: module
-    results: dict = field(default_factory=dict)  # suite: results reported
-    checks: list = field(default_factory=list)   # (when, name)
-    skips: dict = field(default_factory=dict)    # tier: ["SUITE.CASE", ...]
-
-
-TIERS = re.compile(r"(arm|arm64|uml)(,(arm|arm64|uml))*")
-
-
-def suite_line(w):
-    """Whether W, the words of a manifest line, are "test MODULE SUITE
-    RESULTS [TIER,...]" or "canary MODULE SUITE RESULTS"."""
-    if len(w) < 4 or not re.fullmatch(r"[0-9]+", w[3]):
-        return False
-    if w[0] == "test":
-        return len(w) == 4 or len(w) == 5 and bool(TIERS.fullmatch(w[4]))
-    return w[0] == "canary" and len(w) == 4
-
-
-def read_manifest(path, tally):
-    """The manifest; a line it cannot read fails the run (its format is in
-    its header)."""
-    manifest = Manifest()
-    for n, line in enumerate(lines_of(path), 1):
-        if re.match(r"[ \t]*(#|$)", line):
-            continue
-        w = re.split(r"[ \t]+", line)
-        if suite_line(w):
-            module, suite = w[1], w[2]
-            manifest.suites.setdefault(module, []).append(suite)
-            manifest.module[suite] = module
-            manifest.results[suite] = int(w[3])
-        elif w[0] == "check" and len(w) == 3:
-            manifest.checks.append((w[1], w[2]))
-        elif (w[0] == "skip" and len(w) == 3 and TIERS.fullmatch(w[1])
-              and re.fullmatch(r"[a-z0-9_]+\.[a-z0-9_]+", w[2])):
-            for tier in w[1].split(","):
-                manifest.skips.setdefault(tier, []).append(w[2])
-        elif w[0] == "args" and len(w) >= 3 and all(
-                re.fullmatch(r"[a-z0-9_]+=OPP_[A-Z_]+", a) for a in w[2:]):
-            pass    # the guest's (initramfs/init)
-        else:
-            tally.fail(f"manifest line {n}", f"cannot read \"{line}\"")
-    return manifest
 
 
 def cut_suites(console):
@@ -612,7 +566,7 @@ def main():
               for name, doc in cut_suites(console)}
 
     tally = Tally()
-    manifest = read_manifest(manifest_path, tally)
+    manifest = read_manifest(lines_of(manifest_path), tally.fail)
     skip_ok = " ".join(manifest.skips.get(intent["tier"], []) +
                        [args.skip_ok])
     judge_results(suites.values(), skip_ok, tally)
