@@ -1500,6 +1500,15 @@ struct opp *opp_find_bw_floor(struct device *dev, unsigned int *bw, int index)
 }
 EXPORT_SYMBOL_GPL(opp_find_bw_floor);
 
+/*
+ * Whether @opp is an OPP a search returned that is still available: the
+ * accessors of a rate or a voltage answer nothing for any other.
+ */
+static bool opp_answers(const struct opp *opp)
+{
+	return !IS_ERR_OR_NULL(opp) && READ_ONCE(opp->available);
+}
+
 /**
  * opp_get_voltage() - the voltage of an OPP found by a search
  * @opp:	the OPP, as a search returned it
@@ -1512,9 +1521,7 @@ EXPORT_SYMBOL_GPL(opp_find_bw_floor);
  */
 unsigned long opp_get_voltage(struct opp *opp)
 {
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
-		return 0;
-	return opp->u_volt;
+	return opp_answers(opp) ? opp->u_volt : 0;
 }
 EXPORT_SYMBOL_GPL(opp_get_voltage);
 
@@ -1529,9 +1536,7 @@ EXPORT_SYMBOL_GPL(opp_get_voltage);
  */
 unsigned long opp_get_freq(struct opp *opp)
 {
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
-		return 0;
-	return opp->rate;
+	return opp_answers(opp) ? opp->rate : 0;
 }
 EXPORT_SYMBOL_GPL(opp_get_freq);
 
@@ -1550,9 +1555,7 @@ EXPORT_SYMBOL_GPL(opp_get_freq);
  */
 unsigned long opp_get_voltage_min(struct opp *opp)
 {
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
-		return 0;
-	return opp->u_volt_min;
+	return opp_answers(opp) ? opp->u_volt_min : 0;
 }
 EXPORT_SYMBOL_GPL(opp_get_voltage_min);
 
@@ -1571,9 +1574,7 @@ EXPORT_SYMBOL_GPL(opp_get_voltage_min);
  */
 unsigned long opp_get_voltage_max(struct opp *opp)
 {
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
-		return 0;
-	return opp->u_volt_max;
+	return opp_answers(opp) ? opp->u_volt_max : 0;
 }
 EXPORT_SYMBOL_GPL(opp_get_voltage_max);
 
@@ -1629,7 +1630,7 @@ EXPORT_SYMBOL_GPL(opp_get_power);
  */
 unsigned int opp_get_level(struct opp *opp)
 {
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+	if (!opp_answers(opp))
 		return OPP_LEVEL_NONE;
 	/* From 6.8 on, a required OPP's level may arrive late (in place). */
 	return READ_ONCE(opp->level);
@@ -1732,7 +1733,7 @@ static struct opp_required *opp_required_entry(struct opp *opp,
 	struct opp_extra *x;
 	unsigned int i;
 
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available))
+	if (!opp_answers(opp))
 		return NULL;
 	x = opp->extra;
 	if (!x || index >= x->nr_required)
@@ -1791,7 +1792,7 @@ struct opp_table *opp_get_required_table(struct opp *opp, unsigned int index)
 	struct opp_required *r;
 	struct opp_table *t;
 
-	if (IS_ERR_OR_NULL(opp) || !READ_ONCE(opp->available) || !opp->extra ||
+	if (!opp_answers(opp) || !opp->extra ||
 	    index >= opp->extra->nr_required)
 		return ERR_PTR(-EINVAL);
 	r = opp_required_entry(opp, index);
