@@ -118,24 +118,7 @@ static __always_inline unsigned long ours_find(enum bench_op op,
 	return IS_ERR(opp) ? 0 : f;
 }
 
-/*
- * The timed loops, one for lookups and one for updates in each library,
- * the same in both: a plain loop around direct calls, so that the loops
- * differ only in what they call; the sums keep the compiler from
- * dropping the calls.
- */
-static noinline unsigned long ours_lookups(const struct bench_ctx *c,
-					   unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	enum bench_op op = c->op;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++)
-		sum += ours_find(op, dev, q[i & BENCH_QMASK]);
-	return sum;
-}
+static DEFINE_BENCH_LOOKUPS(ours, ours_find)
 
 static const bench_fn lookup_fns[NR_IMPL] = {
 	[OURS] = ours_lookups,
@@ -167,30 +150,7 @@ static noinline unsigned long empty_rcu_call(const struct bench_ctx *c,
 	return sum;
 }
 
-/*
- * Update loops. cond_resched() in both, so that a long loop lets RCU end
- * its grace periods (the kernel is not preemptible) and the memory our
- * copy-on-write frees with kfree_rcu() does not pile up.
- */
-static noinline unsigned long ours_updates(const struct bench_ctx *c,
-					   unsigned long iters)
-{
-	struct device *dev = c->dev;
-	unsigned long i, f = c->freq, err = 0;
-	bool toggle = c->op == OP_TOGGLE;
-
-	for (i = 0; i < iters; i++) {
-		if (toggle) {
-			err |= opp_disable(dev, f);
-			err |= opp_enable(dev, f);
-		} else {
-			err |= opp_add(dev, f, 900000);
-			err |= opp_remove(dev, f);
-		}
-		cond_resched();
-	}
-	return err;
-}
+static DEFINE_BENCH_UPDATES(ours, opp_disable, opp_enable, opp_add, opp_remove)
 
 static const bench_fn update_fns[NR_IMPL] = {
 	[OURS] = ours_updates,
@@ -581,19 +541,7 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 	return 0;
 }
 
-/* Our transitions: opp_set_rate() between c->priv's two rates. */
-static noinline unsigned long ours_set_rates(const struct bench_ctx *c,
-					     unsigned long iters)
-{
-	const unsigned long *rate = c->priv;
-	unsigned long i, err = 0;
-
-	for (i = 0; i < iters; i++) {
-		err |= !!opp_set_rate(c->dev, rate[i & 1]);
-		cond_resched();
-	}
-	return err;
-}
+static DEFINE_BENCH_SET_RATES(ours, opp_set_rate)
 
 static const bench_fn set_rate_fns[NR_IMPL] = {
 	[OURS] = ours_set_rates,
