@@ -930,49 +930,35 @@ out:
  * through the handle, both ways, and of mainline, and the answers
  * compared, as for the device-based searches.
  */
-static noinline unsigned long handle_ceil(const struct bench_ctx *c,
-					  unsigned long iters)
-{
-	struct opp_table *table = c->priv;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
-		opp = opp_table_find_freq_ceil(table, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
+#define DEFINE_BENCH_HANDLE_LOOP(search, find)				\
+noinline unsigned long							\
+handle_##search(const struct bench_ctx *c, unsigned long iters)		\
+{									\
+	struct opp_table *table = c->priv;				\
+	const unsigned long *q = c->q;					\
+	unsigned long i, sum = 0;					\
+									\
+	for (i = 0; i < iters; i++) {					\
+		unsigned long f = q[i & BENCH_QMASK];			\
+		struct opp *opp;					\
+									\
+		rcu_read_lock();					\
+		opp = find(table, &f);					\
+		if (!IS_ERR(opp))					\
+			sum += f;					\
+		rcu_read_unlock();					\
+	}								\
+	return sum;							\
 }
 
 /*
- * The same through the inline searches of opp.h, compiled into this loop:
- * no call into the library.
+ * One loop around either search, defined once as the loops of
+ * opp_bench.h are: handle_ceil() around the exported search, a direct
+ * call; handle_ceil_fast() around the inline one of opp.h, compiled into
+ * its loop (no call into the library).
  */
-static noinline unsigned long inline_ceil(const struct bench_ctx *c,
-					  unsigned long iters)
-{
-	struct opp_table *table = c->priv;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
-		opp = opp_table_find_freq_ceil_fast(table, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
-}
+static DEFINE_BENCH_HANDLE_LOOP(ceil, opp_table_find_freq_ceil)
+static DEFINE_BENCH_HANDLE_LOOP(ceil_fast, opp_table_find_freq_ceil_fast)
 
 /* One query through a handle, inline (@fast) or not: the rate, or 0. */
 static unsigned long handle_find(struct opp_table *table, enum bench_op op,
@@ -1048,7 +1034,7 @@ static int bench_handles(unsigned long (*q)[BENCH_Q])
 		bench_set_both(r, bench_time(handle_ceil, &c),
 			       bench_time(lookup_fns[MAINLINE], &c));
 		r = bench_row("inline", "ceil", "ns", "%u", n);
-		bench_set_both(r, bench_time(inline_ceil, &c),
+		bench_set_both(r, bench_time(handle_ceil_fast, &c),
 			       bench_time(lookup_fns[MAINLINE], &c));
 		opp_table_put(table);
 		bench_remove_both(dev);
