@@ -44,6 +44,72 @@ struct bench_ctx {
 typedef unsigned long (*bench_fn)(const struct bench_ctx *c,
 				  unsigned long iters);
 
+/*
+ * The timed loops, defined once for both sides: each side's loop is this
+ * one around its own library's calls, so that the figures of a pair
+ * differ only in what the library does. The calls stay direct (through a
+ * pointer they would be timed with the loop) and an inline one stays
+ * inline, hence a macro: the two sides' headers cannot meet in one file.
+ * The sums keep the compiler from dropping the calls.
+ */
+
+/* side_lookups(): @find(op, dev, freq), the rate found or 0. */
+#define DEFINE_BENCH_LOOKUPS(side, find)				\
+noinline unsigned long							\
+side##_lookups(const struct bench_ctx *c, unsigned long iters)		\
+{									\
+	struct device *dev = c->dev;					\
+	const unsigned long *q = c->q;					\
+	enum bench_op op = c->op;					\
+	unsigned long i, sum = 0;					\
+									\
+	for (i = 0; i < iters; i++)					\
+		sum += find(op, dev, q[i & BENCH_QMASK]);		\
+	return sum;							\
+}
+
+/*
+ * side_updates(): disable+enable, or add+remove, of c->freq, each call
+ * returning 0 or an error. cond_resched(), so that a long loop lets RCU
+ * end its grace periods (the kernel is not preemptible) and the memory
+ * our copy-on-write frees with kfree_rcu() does not pile up.
+ */
+#define DEFINE_BENCH_UPDATES(side, disable, enable, add, remove)	\
+noinline unsigned long							\
+side##_updates(const struct bench_ctx *c, unsigned long iters)		\
+{									\
+	struct device *dev = c->dev;					\
+	unsigned long i, f = c->freq, err = 0;				\
+	bool toggle = c->op == OP_TOGGLE;				\
+									\
+	for (i = 0; i < iters; i++) {					\
+		if (toggle) {						\
+			err |= disable(dev, f);				\
+			err |= enable(dev, f);				\
+		} else {						\
+			err |= add(dev, f, 900000);			\
+			err |= remove(dev, f);				\
+		}							\
+		cond_resched();						\
+	}								\
+	return err;							\
+}
+
+/* side_set_rates(): @set_rate(dev, rate) between c->priv's two rates. */
+#define DEFINE_BENCH_SET_RATES(side, set_rate)				\
+noinline unsigned long							\
+side##_set_rates(const struct bench_ctx *c, unsigned long iters)	\
+{									\
+	const unsigned long *rate = c->priv;				\
+	unsigned long i, err = 0;					\
+									\
+	for (i = 0; i < iters; i++) {					\
+		err |= set_rate(c->dev, rate[i & 1]) != 0;		\
+		cond_resched();						\
+	}								\
+	return err;							\
+}
+
 /* Mainline's side: the same loops and helpers, on dev_pm_opp_*(). */
 unsigned long mainline_lookups(const struct bench_ctx *c, unsigned long iters);
 unsigned long mainline_updates(const struct bench_ctx *c, unsigned long iters);

@@ -118,24 +118,7 @@ static __always_inline unsigned long ours_find(enum bench_op op,
 	return IS_ERR(opp) ? 0 : f;
 }
 
-/*
- * The timed loops, one for lookups and one for updates in each library,
- * the same in both: a plain loop around direct calls, so that the loops
- * differ only in what they call; the sums keep the compiler from
- * dropping the calls.
- */
-static noinline unsigned long ours_lookups(const struct bench_ctx *c,
-					   unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	enum bench_op op = c->op;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++)
-		sum += ours_find(op, dev, q[i & BENCH_QMASK]);
-	return sum;
-}
+static DEFINE_BENCH_LOOKUPS(ours, ours_find)
 
 static const bench_fn lookup_fns[NR_IMPL] = {
 	[OURS] = ours_lookups,
@@ -167,30 +150,7 @@ static noinline unsigned long empty_rcu_call(const struct bench_ctx *c,
 	return sum;
 }
 
-/*
- * Update loops. cond_resched() in both, so that a long loop lets RCU end
- * its grace periods (the kernel is not preemptible) and the memory our
- * copy-on-write frees with kfree_rcu() does not pile up.
- */
-static noinline unsigned long ours_updates(const struct bench_ctx *c,
-					   unsigned long iters)
-{
-	struct device *dev = c->dev;
-	unsigned long i, f = c->freq, err = 0;
-	bool toggle = c->op == OP_TOGGLE;
-
-	for (i = 0; i < iters; i++) {
-		if (toggle) {
-			err |= opp_disable(dev, f);
-			err |= opp_enable(dev, f);
-		} else {
-			err |= opp_add(dev, f, 900000);
-			err |= opp_remove(dev, f);
-		}
-		cond_resched();
-	}
-	return err;
-}
+static DEFINE_BENCH_UPDATES(ours, opp_disable, opp_enable, opp_add, opp_remove)
 
 static const bench_fn update_fns[NR_IMPL] = {
 	[OURS] = ours_updates,
@@ -581,19 +541,7 @@ static int bench_tables(unsigned long (*q)[BENCH_Q])
 	return 0;
 }
 
-/* Our transitions: opp_set_rate() between c->priv's two rates. */
-static noinline unsigned long ours_set_rates(const struct bench_ctx *c,
-					     unsigned long iters)
-{
-	const unsigned long *rate = c->priv;
-	unsigned long i, err = 0;
-
-	for (i = 0; i < iters; i++) {
-		err |= !!opp_set_rate(c->dev, rate[i & 1]);
-		cond_resched();
-	}
-	return err;
-}
+static DEFINE_BENCH_SET_RATES(ours, opp_set_rate)
 
 static const bench_fn set_rate_fns[NR_IMPL] = {
 	[OURS] = ours_set_rates,
@@ -982,49 +930,35 @@ out:
  * through the handle, both ways, and of mainline, and the answers
  * compared, as for the device-based searches.
  */
-static noinline unsigned long handle_ceil(const struct bench_ctx *c,
-					  unsigned long iters)
-{
-	struct opp_table *table = c->priv;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
-		opp = opp_table_find_freq_ceil(table, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
+#define DEFINE_BENCH_HANDLE_LOOP(search, find)				\
+noinline unsigned long							\
+handle_##search(const struct bench_ctx *c, unsigned long iters)		\
+{									\
+	struct opp_table *table = c->priv;				\
+	const unsigned long *q = c->q;					\
+	unsigned long i, sum = 0;					\
+									\
+	for (i = 0; i < iters; i++) {					\
+		unsigned long f = q[i & BENCH_QMASK];			\
+		struct opp *opp;					\
+									\
+		rcu_read_lock();					\
+		opp = find(table, &f);					\
+		if (!IS_ERR(opp))					\
+			sum += f;					\
+		rcu_read_unlock();					\
+	}								\
+	return sum;							\
 }
 
 /*
- * The same through the inline searches of opp.h, compiled into this loop:
- * no call into the library.
+ * One loop around either search, defined once as the loops of
+ * opp_bench.h are: handle_ceil() around the exported search, a direct
+ * call; handle_ceil_fast() around the inline one of opp.h, compiled into
+ * its loop (no call into the library).
  */
-static noinline unsigned long inline_ceil(const struct bench_ctx *c,
-					  unsigned long iters)
-{
-	struct opp_table *table = c->priv;
-	const unsigned long *q = c->q;
-	unsigned long i, sum = 0;
-
-	for (i = 0; i < iters; i++) {
-		unsigned long f = q[i & BENCH_QMASK];
-		struct opp *opp;
-
-		rcu_read_lock();
-		opp = opp_table_find_freq_ceil_fast(table, &f);
-		if (!IS_ERR(opp))
-			sum += f;
-		rcu_read_unlock();
-	}
-	return sum;
-}
+static DEFINE_BENCH_HANDLE_LOOP(ceil, opp_table_find_freq_ceil)
+static DEFINE_BENCH_HANDLE_LOOP(ceil_fast, opp_table_find_freq_ceil_fast)
 
 /* One query through a handle, inline (@fast) or not: the rate, or 0. */
 static unsigned long handle_find(struct opp_table *table, enum bench_op op,
@@ -1100,7 +1034,7 @@ static int bench_handles(unsigned long (*q)[BENCH_Q])
 		bench_set_both(r, bench_time(handle_ceil, &c),
 			       bench_time(lookup_fns[MAINLINE], &c));
 		r = bench_row("inline", "ceil", "ns", "%u", n);
-		bench_set_both(r, bench_time(inline_ceil, &c),
+		bench_set_both(r, bench_time(handle_ceil_fast, &c),
 			       bench_time(lookup_fns[MAINLINE], &c));
 		opp_table_put(table);
 		bench_remove_both(dev);

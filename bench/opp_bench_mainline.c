@@ -29,39 +29,21 @@ mainline_find_one(enum bench_op op, struct device *dev, unsigned long f)
 	return f;
 }
 
-noinline unsigned long mainline_lookups(const struct bench_ctx *c,
-					unsigned long iters)
-{
-	struct device *dev = c->dev;
-	const unsigned long *q = c->q;
-	enum bench_op op = c->op;
-	unsigned long i, sum = 0;
+DEFINE_BENCH_LOOKUPS(mainline, mainline_find_one)
 
-	for (i = 0; i < iters; i++)
-		sum += mainline_find_one(op, dev, q[i & BENCH_QMASK]);
-	return sum;
+/*
+ * dev_pm_opp_remove() returns nothing (a missing OPP is reported by a
+ * warning): 0 for the update loop, which the compiler folds away.
+ */
+static __always_inline int mainline_remove_one(struct device *dev,
+					       unsigned long f)
+{
+	dev_pm_opp_remove(dev, f);
+	return 0;
 }
 
-noinline unsigned long mainline_updates(const struct bench_ctx *c,
-					unsigned long iters)
-{
-	struct device *dev = c->dev;
-	unsigned long i, f = c->freq, err = 0;
-	bool toggle = c->op == OP_TOGGLE;
-
-	for (i = 0; i < iters; i++) {
-		if (toggle) {
-			err |= dev_pm_opp_disable(dev, f);
-			err |= dev_pm_opp_enable(dev, f);
-		} else {
-			err |= dev_pm_opp_add(dev, f, 900000);
-			/* void: a missing OPP would be reported by a warning */
-			dev_pm_opp_remove(dev, f);
-		}
-		cond_resched();
-	}
-	return err;
-}
+DEFINE_BENCH_UPDATES(mainline, dev_pm_opp_disable, dev_pm_opp_enable,
+		     dev_pm_opp_add, mainline_remove_one)
 
 int mainline_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 {
@@ -103,19 +85,7 @@ unsigned long mainline_opp_addr(struct device *dev, unsigned long freq)
 	return (unsigned long)opp;
 }
 
-/* Mainline's transitions: dev_pm_opp_set_rate() between c->priv's two rates. */
-noinline unsigned long mainline_set_rates(const struct bench_ctx *c,
-					  unsigned long iters)
-{
-	const unsigned long *rate = c->priv;
-	unsigned long i, err = 0;
-
-	for (i = 0; i < iters; i++) {
-		err |= !!dev_pm_opp_set_rate(c->dev, rate[i & 1]);
-		cond_resched();
-	}
-	return err;
-}
+DEFINE_BENCH_SET_RATES(mainline, dev_pm_opp_set_rate)
 
 /*
  * The device's supply by name ("vdd", as the tests' regulator provider

@@ -460,6 +460,21 @@ set_gov() {
 		why="${why}governor $1 refused; "
 }
 
+# setspeed_each NAME: the userspace governor on, then at every frequency
+# of the cluster in turn, each a check NAME_KHZ that cpufreq and the
+# hardware went there.
+setspeed_each() {
+	set_gov userspace
+	for f in $ALL; do
+		why=
+		echo "$f" 2>/dev/null >"$POL/scaling_setspeed" ||
+			why="setspeed $f refused; "
+		want scaling_cur_freq "$f"
+		want_hw "$f"
+		result "$1_$f" "$why"
+	done
+}
+
 # want_lib KHZ: the library's debugfs view of the cluster's first CPU must
 # list every OPP of the device tree, in order, with its voltage, available
 # if and only if it is at or below KHZ.
@@ -807,15 +822,7 @@ check() {
 	want_hw "$MIN"
 	result cpufreq_powersave_goes_lowest "$why"
 
-	set_gov userspace
-	for f in $ALL; do
-		why=
-		echo "$f" 2>/dev/null >"$POL/scaling_setspeed" ||
-			why="setspeed $f refused; "
-		want scaling_cur_freq "$f"
-		want_hw "$f"
-		result "cpufreq_userspace_setspeed_$f" "$why"
-	done
+	setspeed_each cpufreq_userspace_setspeed
 
 	# Running at the top when the thermal event comes.
 	why=
@@ -1027,15 +1034,7 @@ check_cluster1() {
 	# frequency off their table count nothing, ever (and 6.1's reset of
 	# them reads time_in_state[-1]).
 	t0=$(get "$POL/stats/total_trans")
-	set_gov userspace
-	for f in $ALL; do
-		why=
-		echo "$f" 2>/dev/null >"$POL/scaling_setspeed" ||
-			why="setspeed $f refused; "
-		want scaling_cur_freq "$f"
-		want_hw "$f"
-		result "cpufreq_cluster1_setspeed_$f" "$why"
-	done
+	setspeed_each cpufreq_cluster1_setspeed
 	set_gov performance
 	why=
 	t1=$(get "$POL/stats/total_trans")
