@@ -33,8 +33,8 @@
 #include "opp_fixture.h"
 #include "opp_providers.h"
 #include "opp_of_compare.h"
+#include "opp_of_pair.h"
 
-#define MULTI_ROOT	"/opp-of-v2"
 #define MULTI_OURS	"opp-of-multi-ours"
 #define MULTI_KERNELS	"opp-of-multi-kernel"
 #define MULTI_MAX	OF_MULTI_MAX
@@ -141,30 +141,16 @@ static void multi_exit(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 
-	opp_remove_table(ctx->ours);
-	opp_clear_config(ctx->ours);
-	dev_pm_opp_of_remove_table(ctx->kernels);
+	of_pair_remove_tables(ctx->ours, ctx->kernels);
 	multi_kernel_unconfigure(ctx);
-	ctx->ours->of_node = NULL;
-	ctx->kernels->of_node = NULL;
-	of_node_put(ctx->np);
-	put_device(ctx->ours);
-	put_device(ctx->kernels);
+	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 }
 
 static void multi_attach(struct kunit *test, const char *name)
 {
 	struct multi_ctx *ctx = test->priv;
-	struct device_node *root = of_find_node_by_path(MULTI_ROOT);
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s: boot with selftest/opp_of_v2.dtso applied",
-				  MULTI_ROOT);
-	ctx->np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", MULTI_ROOT, name);
-	ctx->ours->of_node = ctx->np;
-	ctx->kernels->of_node = ctx->np;
+	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
 /*

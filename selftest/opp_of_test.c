@@ -35,6 +35,7 @@
 #include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
 #include "opp_of_compare.h"
+#include "opp_of_pair.h"
 
 /* ---- operating-points (v1): suite opp_of ---- */
 
@@ -236,8 +237,6 @@ static struct kunit_suite opp_of_suite = {
 
 /* ---- operating-points-v2: suite opp_of_v2 ---- */
 
-#define OF_V2_ROOT	"/opp-of-v2"
-
 struct of_v2_ctx {
 	struct device *ours;
 	struct device *kernels;
@@ -251,17 +250,8 @@ struct of_v2_ctx {
 static void of_v2_attach(struct kunit *test, const char *name)
 {
 	struct of_v2_ctx *ctx = test->priv;
-	struct device_node *root;
 
-	root = of_find_node_by_path(OF_V2_ROOT);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s in the live tree: boot with selftest/opp_of_v2.dtso applied",
-				  OF_V2_ROOT);
-	ctx->np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", OF_V2_ROOT, name);
-	ctx->ours->of_node = ctx->np;
-	ctx->kernels->of_node = ctx->np;
+	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
 static int of_v2_init(struct kunit *test)
@@ -298,14 +288,8 @@ static void of_v2_exit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
-	opp_remove_table(ctx->ours);
-	opp_clear_config(ctx->ours);
-	dev_pm_opp_of_remove_table(ctx->kernels);
-	ctx->ours->of_node = NULL;
-	ctx->kernels->of_node = NULL;
-	of_node_put(ctx->np);
-	put_device(ctx->ours);
-	put_device(ctx->kernels);
+	of_pair_remove_tables(ctx->ours, ctx->kernels);
+	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 	of_v2_providers_put(ctx);
 }
 
@@ -905,7 +889,7 @@ static void of_v2_providers_new(struct kunit *test)
 	struct device_node *root, *np;
 	int i;
 
-	root = of_find_node_by_path(OF_V2_ROOT);
+	root = of_find_node_by_path(OF_PAIR_ROOT);
 	KUNIT_ASSERT_NOT_NULL(test, root);
 	for (i = 0; i < 2; i++) {
 		np = of_get_child_by_name(root, names[i]);
