@@ -26,10 +26,9 @@
 #include <trace/events/kmem.h>
 
 #include "opp_fixture.h"
+#include "opp_of_pair.h"
 
 /* ---- Devices sharing a table: suite opp_sharing ---- */
-
-#define SHARING_ROOT	"/opp-of-v2"
 
 struct sharing_ctx {
 	struct device *a, *b;		/* this library's two devices */
@@ -55,28 +54,14 @@ static int sharing_listen(struct notifier_block *nb, unsigned long event,
 	return NOTIFY_OK;
 }
 
-static struct device_node *sharing_node(struct kunit *test, const char *name)
-{
-	struct device_node *root, *np;
-
-	root = of_find_node_by_path(SHARING_ROOT);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s in the live tree: boot with selftest/opp_of_v2.dtso applied",
-				  SHARING_ROOT);
-	np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s/%s", SHARING_ROOT, name);
-	return np;
-}
-
 static int sharing_init(struct kunit *test)
 {
 	struct sharing_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->np_a = sharing_node(test, "good-shared-a");
-	ctx->np_b = sharing_node(test, "good-shared-b");
+	ctx->np_a = of_pair_node(test, "good-shared-a");
+	ctx->np_b = of_pair_node(test, "good-shared-b");
 	ctx->a = fixture_dev_new(test, "opp-sharing-a", &ctx->released);
 	ctx->b = fixture_dev_new(test, "opp-sharing-b", &ctx->released);
 	ctx->ka = fixture_dev_new(test, "opp-sharing-kernel-a", NULL);
