@@ -255,12 +255,7 @@ static const struct em_good em_goods[] = {
 	{ "em-late-microwatt", EM_FROM_COEFFICIENT, 2 },
 };
 
-static void em_good_desc(const struct em_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(em_good, em_goods, em_good_desc);
+KUNIT_ARRAY_PARAM_DESC(em_good, em_goods, node);
 
 /*
  * Register both models of @ctx's node, read them back and check them

@@ -206,12 +206,7 @@ static const struct multi_good multi_goods[] = {
 	{ "multi-beyond", 2, 0, 1, 1 },
 };
 
-static void multi_good_desc(const struct multi_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(multi_good, multi_goods, multi_good_desc);
+KUNIT_ARRAY_PARAM_DESC(multi_good, multi_goods, node);
 
 static void opp_of_multi_matches_kernel(struct kunit *test)
 {

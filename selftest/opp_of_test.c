@@ -82,12 +82,7 @@ static const struct of_v1_bad of_v1_bads[] = {
 	{ "ragged length", { 200000, 900000, 400000 }, 3, -EINVAL, 10 },
 };
 
-static void of_v1_bad_desc(const struct of_v1_bad *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(of_v1_bad, of_v1_bads, of_v1_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v1_bad, of_v1_bads, name);
 
 /* A malformed property is refused whole: not even a table appears. */
 static void opp_of_malformed(struct kunit *test)
@@ -331,12 +326,7 @@ static const struct of_v2_good of_v2_goods[] = {
 	{ "good-avg-alone", 2 },
 };
 
-static void of_v2_good_desc(const struct of_v2_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_good, of_v2_goods, of_v2_good_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_good, of_v2_goods, node);
 
 /* Tell both parsers what a driver would (mask, voltage name). */
 static void of_v2_configure(struct kunit *test, const u32 *hw,
@@ -443,12 +433,7 @@ static const struct of_v2_bad of_v2_bads[] = {
 	{ "bad-bw-not-first", -EINVAL, -EINVAL },
 };
 
-static void of_v2_bad_desc(const struct of_v2_bad *b, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", b->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_bad, of_v2_bads, of_v2_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_bad, of_v2_bads, node);
 
 static void opp_of_v2_malformed(struct kunit *test)
 {
@@ -491,12 +476,7 @@ static const struct of_v2_rule of_v2_rules[] = {
 	{ "supply-uv-then-uw", -EINVAL, 0 },
 };
 
-static void of_v2_rule_desc(const struct of_v2_rule *r, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", r->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_rule, of_v2_rules, of_v2_rule_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_rule, of_v2_rules, node);
 
 /*
  * Both parsers give the answer of the running kernel's rule, and where
