@@ -249,6 +249,18 @@ static void of_v2_attach(struct kunit *test, const char *name)
 	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
+/* One case, another table: this library's device reads the node @name. */
+static void of_v2_reattach_ours(struct kunit *test, const char *name)
+{
+	struct of_v2_ctx *ctx = test->priv;
+
+	of_node_put(ctx->np);
+	ctx->ours->of_node = NULL;
+	opp_remove_table(ctx->ours);
+	of_v2_attach(test, name);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+}
+
 static int of_v2_init(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
@@ -609,11 +621,7 @@ static void opp_of_v2_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vmax_off, 0UL);
 
 	/* The turbo OPP of another table. */
-	of_node_put(ctx->np);
-	ctx->ours->of_node = NULL;
-	opp_remove_table(ctx->ours);
-	of_v2_attach(test, "good-basic");
-	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	of_v2_reattach_ours(test, "good-basic");
 	f = 1000000000;
 	rcu_read_lock();
 	turbo_top = opp_is_turbo(opp_find_freq_exact(ctx->ours, f, true));
@@ -735,11 +743,7 @@ static void opp_of_v2_level_searches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l_after, 64U);
 
 	/* A rate table whose OPPs have no level. */
-	of_node_put(ctx->np);
-	ctx->ours->of_node = NULL;
-	opp_remove_table(ctx->ours);
-	of_v2_attach(test, "good-microwatt");
-	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	of_v2_reattach_ours(test, "good-microwatt");
 	l_none = 0;
 	rcu_read_lock();
 	ceil = opp_find_level_ceil(ctx->ours, &l_none);
