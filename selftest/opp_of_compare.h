@@ -504,6 +504,26 @@ static inline void of_multi_expect_same(struct kunit *test,
 	}
 }
 
+/*
+ * Read @ours's table with this library and @kernels's with the kernel's
+ * core into @t (of_multi_tables(): this library's, then the kernel's),
+ * and compare them, @supplies supplies and @clks clocks as a driver names
+ * them: none (0, or a count's error) is the one of each a table without
+ * names has, compared all the same.
+ */
+static inline void of_multi_compare(struct kunit *test,
+				    struct of_multi_table *t,
+				    struct device *ours, struct device *kernels,
+				    int supplies, int clks)
+{
+	supplies = max(supplies, 1);
+	clks = max(clks, 1);
+	memset(t, 0, 2 * sizeof(*t));
+	of_multi_read_ours(test, ours, supplies, clks, &t[0]);
+	of_multi_read_kernels(test, kernels, supplies, clks, &t[1]);
+	of_multi_expect_same(test, &t[0], &t[1], supplies, clks);
+}
+
 /* Whether the walk of @t stopped at OF_MULTI_MAX_OPPS: it may have more. */
 static inline bool of_multi_full(const struct of_multi_table *t)
 {

@@ -212,19 +212,16 @@ static void opp_of_multi_matches_kernel(struct kunit *test)
 {
 	const struct multi_good *g = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
-	/* The supplies and clocks compared: at least the first of each. */
-	unsigned int supplies = max(g->supplies, 1U), clks = max(g->clks, 1U);
+	struct of_multi_table *ours = of_multi_tables(test);
 
 	multi_attach(test, g->node);
 	multi_configure(test, g->supplies, g->clks);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
-	of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+	of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+			 g->supplies, g->clks);
 	KUNIT_EXPECT_EQ(test, ours->count, g->count);
 	KUNIT_EXPECT_EQ(test, ours->walked, g->walked);
-	of_multi_expect_same(test, ours, kernels, supplies, clks);
 }
 
 /* ---- Malformed for the names given ---- */
@@ -264,8 +261,7 @@ static void opp_of_multi_malformed(struct kunit *test)
 {
 	const struct multi_bad *b = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
-	unsigned int supplies = max(b->supplies, 1U), clks = max(b->clks, 1U);
+	struct of_multi_table *ours = of_multi_tables(test);
 	struct opp_info info;
 
 	multi_attach(test, b->node);
@@ -275,9 +271,8 @@ static void opp_of_multi_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	if (!b->err) {
 		/* Read as the kernel reads it (6.2 on): compare it. */
-		of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
-		of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
-		of_multi_expect_same(test, ours, kernels, supplies, clks);
+		of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+				 b->supplies, b->clks);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
