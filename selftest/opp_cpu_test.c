@@ -26,20 +26,21 @@
 #include <trace/events/kmem.h>
 
 #include "opp_fixture.h"
+#include "opp_of_pair.h"
 
 /* ---- Devices sharing a table: suite opp_sharing ---- */
-
-#define SHARING_ROOT	"/opp-of-v2"
 
 struct sharing_ctx {
 	struct device *a, *b;		/* this library's two devices */
 	struct device *ka, *kb;		/* the kernel's OPP core's two */
 	struct device_node *np_a, *np_b;
 	atomic_t released;
-};
-
-/* Counts what a table's notifier chain delivers. */
-struct sharing_listener {
+	/*
+	 * Counts what the shared table's chain delivers, for the cases that
+	 * register it. In the context, not on a case's stack: a block that a
+	 * failed check leaves registered is still there when the exit's
+	 * removals notify it.
+	 */
 	struct notifier_block nb;
 	unsigned int events[OPP_EVENT_ADJUST_VOLTAGE + 1];
 };
@@ -47,26 +48,11 @@ struct sharing_listener {
 static int sharing_listen(struct notifier_block *nb, unsigned long event,
 			  void *data)
 {
-	struct sharing_listener *l = container_of(nb, struct sharing_listener,
-						  nb);
+	struct sharing_ctx *ctx = container_of(nb, struct sharing_ctx, nb);
 
-	if (event < ARRAY_SIZE(l->events))
-		l->events[event]++;
+	if (event < ARRAY_SIZE(ctx->events))
+		ctx->events[event]++;
 	return NOTIFY_OK;
-}
-
-static struct device_node *sharing_node(struct kunit *test, const char *name)
-{
-	struct device_node *root, *np;
-
-	root = of_find_node_by_path(SHARING_ROOT);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s in the live tree: boot with selftest/opp_of_v2.dtso applied",
-				  SHARING_ROOT);
-	np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s/%s", SHARING_ROOT, name);
-	return np;
 }
 
 static int sharing_init(struct kunit *test)
@@ -75,8 +61,9 @@ static int sharing_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->np_a = sharing_node(test, "good-shared-a");
-	ctx->np_b = sharing_node(test, "good-shared-b");
+	ctx->nb.notifier_call = sharing_listen;
+	ctx->np_a = of_pair_node(test, "good-shared-a");
+	ctx->np_b = of_pair_node(test, "good-shared-b");
 	ctx->a = fixture_dev_new(test, "opp-sharing-a", &ctx->released);
 	ctx->b = fixture_dev_new(test, "opp-sharing-b", &ctx->released);
 	ctx->ka = fixture_dev_new(test, "opp-sharing-kernel-a", NULL);
@@ -179,14 +166,13 @@ static void opp_sharing_of_one_table(struct kunit *test)
 static void opp_sharing_changes_reach_all(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
-	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
 	struct opp_info info;
 	unsigned long top;
 
 	sharing_read_both(test);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &ctx->nb), 0);
 	/* One chain: registered through b, the block is already there. */
-	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->b, &l.nb), -EEXIST);
+	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->b, &ctx->nb), -EEXIST);
 
 	top = sharing_rate(ctx->a, fixture_count(ctx->a) - 1);
 	KUNIT_ASSERT_NE(test, top, 0UL);
@@ -197,33 +183,32 @@ static void opp_sharing_changes_reach_all(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->a, top + HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, top + HZ_PER_MHZ, false,
 					       &info), -ERANGE);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ADD], 1U);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_DISABLE], 1U);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 1U);
-	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_ADD], 1U);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_DISABLE], 1U);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_REMOVE], 1U);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &ctx->nb), 0);
 }
 
 static void opp_sharing_sharer_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
-	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
 	unsigned int refs = sharing_refs(ctx->b);
 	int n;
 
 	sharing_read_both(test);
 	n = fixture_count(ctx->a);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &ctx->nb), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), -ENODEV);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 0U);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_REMOVE], 0U);
 	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), refs);
 	/* Read again, b joins again. */
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->b), 0);
 	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ADD], 0U);
-	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), 0);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_ADD], 0U);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &ctx->nb), 0);
 }
 
 /*
@@ -233,7 +218,6 @@ static void opp_sharing_sharer_leaves(struct kunit *test)
 static void opp_sharing_owner_leaves(struct kunit *test)
 {
 	struct sharing_ctx *ctx = test->priv;
-	struct sharing_listener l = { .nb.notifier_call = sharing_listen };
 	unsigned int refs = sharing_refs(ctx->a);
 	struct opp_info info;
 	struct opp_table *h;
@@ -245,7 +229,7 @@ static void opp_sharing_owner_leaves(struct kunit *test)
 	n = fixture_count(ctx->a);
 	off = sharing_rate(ctx->a, 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->a, off), 0);
-	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &l.nb), 0);
+	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &ctx->nb), 0);
 	h = opp_table_get(ctx->a);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
 
@@ -260,21 +244,21 @@ static void opp_sharing_owner_leaves(struct kunit *test)
 	rcu_read_unlock();
 	KUNIT_EXPECT_FALSE(test, IS_ERR(opp));
 	KUNIT_EXPECT_EQ(test, f, sharing_rate(ctx->b, 0));
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], 0U);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_REMOVE], 0U);
 
 	/* The chain came along: b's changes reach it. */
 	KUNIT_EXPECT_EQ(test, opp_enable(ctx->b, off), 0);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_ENABLE], 1U);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_ENABLE], 1U);
 	/* The last device takes the table, with a REMOVE per OPP. */
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), 0);
-	KUNIT_EXPECT_EQ(test, l.events[OPP_EVENT_REMOVE], (unsigned int)n);
+	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_REMOVE], (unsigned int)n);
 	f = 0;
 	rcu_read_lock();
 	opp = opp_table_find_freq_ceil(h, &f);
 	rcu_read_unlock();
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(opp), -ENODEV);
 	opp_table_put(h);
-	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &l.nb), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &ctx->nb), -ENODEV);
 }
 
 /* A device with a table of its own merges the shared node into it. */

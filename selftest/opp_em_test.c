@@ -35,8 +35,8 @@
 #include "../compat.h"
 #include "../opp.h"
 #include "opp_fixture.h"
+#include "opp_of_pair.h"
 
-#define EM_ROOT		"/opp-of-v2"
 #define EM_OURS		"opp-em-ours"
 #define EM_KERNELS	"opp-em-kernel"
 #define EM_DEBUGFS	"/sys/kernel/debug/energy_model/"
@@ -66,30 +66,17 @@ static void em_exit(struct kunit *test)
 	/* Whatever a failed check left registered goes first. */
 	em_dev_unregister_perf_domain(ctx->ours);
 	em_dev_unregister_perf_domain(ctx->kernels);
-	opp_remove_table(ctx->ours);
 	dev_pm_opp_remove_all_dynamic(ctx->kernels);
-	dev_pm_opp_of_remove_table(ctx->kernels);
-	ctx->ours->of_node = NULL;
-	ctx->kernels->of_node = NULL;
-	of_node_put(ctx->np);
-	put_device(ctx->ours);
-	put_device(ctx->kernels);
+	of_pair_remove_tables(ctx->ours, ctx->kernels);
+	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 }
 
 /* Give both devices the node @name and read its table into both cores. */
 static void em_attach(struct kunit *test, const char *name)
 {
 	struct em_ctx *ctx = test->priv;
-	struct device_node *root = of_find_node_by_path(EM_ROOT);
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s: boot with selftest/opp_of_v2.dtso applied",
-				  EM_ROOT);
-	ctx->np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", EM_ROOT, name);
-	ctx->ours->of_node = ctx->np;
-	ctx->kernels->of_node = ctx->np;
+	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 }
@@ -268,12 +255,7 @@ static const struct em_good em_goods[] = {
 	{ "em-late-microwatt", EM_FROM_COEFFICIENT, 2 },
 };
 
-static void em_good_desc(const struct em_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(em_good, em_goods, em_good_desc);
+KUNIT_ARRAY_PARAM_DESC(em_good, em_goods, node);
 
 /*
  * Register both models of @ctx's node, read them back and check them

@@ -25,6 +25,9 @@
  * change it tells of was visible to a search when it came.
  *
  * debugfs: a file of the library's view, line by line.
+ *
+ * Parameterised cases: KUNIT_ARRAY_PARAM_DESC(), each parameter named by
+ * a member of its own, on kernels whose KUnit lacks it.
  */
 #ifndef _OPP_FIXTURE_H
 #define _OPP_FIXTURE_H
@@ -45,6 +48,20 @@
 #include <linux/units.h>
 
 #include "../opp.h"
+
+/*
+ * 6.1's KUnit names a parameter only through a function of the case's
+ * own; 6.12's takes the member (the release in between that brought it
+ * is not pinned here). The name is the same either way.
+ */
+#ifndef KUNIT_ARRAY_PARAM_DESC
+#define KUNIT_ARRAY_PARAM_DESC(name, array, desc_member)			\
+	static void name##_member_desc(typeof(array[0]) *param, char *desc)	\
+	{									\
+		strscpy(desc, (*param).desc_member, KUNIT_PARAM_DESC_SIZE);	\
+	}									\
+	KUNIT_ARRAY_PARAM(name, array, name##_member_desc)
+#endif
 
 struct fixture_dev {
 	struct device dev;

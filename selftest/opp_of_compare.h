@@ -63,7 +63,7 @@ struct of_v2_table {
 	struct of_v2_walk bw_down[OF_V2_PATHS];
 };
 
-/* Record one step of a level walk. */
+/* Record one step of a walk. */
 static inline void of_v2_walk_add(struct of_v2_walk *w, unsigned int key,
 				  unsigned long rate, unsigned long u_volt)
 {
@@ -74,82 +74,109 @@ static inline void of_v2_walk_add(struct of_v2_walk *w, unsigned int key,
 }
 
 /*
- * This library's table of @dev by level: up with the ceil lookup from 0,
- * down with the floor lookup from U32_MAX, one past each level found;
- * and the exact lookup of each level the walk up found.
+ * One search of a walk, by level (@path < 0) or by the peak bandwidth of
+ * @path, the OPP of *@key or the next one up (@up) or down; on success
+ * *@key is the key the OPP found has, as the kernel's searches leave it,
+ * and @info holds its rate and voltage at least.
  */
-static inline void of_v2_levels_ours(struct device *dev, struct of_v2_table *t)
-{
-	struct opp_info info;
-	unsigned int l = 0;
-	int i, ret;
+typedef int (*of_v2_search_fn)(struct device *dev, unsigned int *key,
+			       int path, bool up, struct opp_info *info);
 
-	while (t->up.n < OF_V2_MAX_OPPS) {
-		ret = opp_lookup_level_ceil(dev, l, &info);
+static inline int of_v2_search_ours(struct device *dev, unsigned int *key,
+				    int path, bool up, struct opp_info *info)
+{
+	int ret;
+
+	if (path < 0)
+		ret = up ? opp_lookup_level_ceil(dev, *key, info) :
+			   opp_lookup_level_floor(dev, *key, info);
+	else
+		ret = up ? opp_lookup_bw_ceil(dev, *key, path, info) :
+			   opp_lookup_bw_floor(dev, *key, path, info);
+	if (!ret)
+		*key = path < 0 ? info->level : info->peak_kbps;
+	return ret;
+}
+
+/*
+ * 6.1's core has no floor search by level: its walk down ends at once,
+ * and of_v2_expect_same() does not compare it.
+ */
+static inline struct dev_pm_opp *of_v2_find_level_floor(struct device *dev,
+							unsigned int *level)
+{
+#if OPP_KERNEL_HAS_LEVEL_FLOOR
+	return dev_pm_opp_find_level_floor(dev, level);
+#else
+	return ERR_PTR(-EOPNOTSUPP);
+#endif
+}
+
+static inline int of_v2_search_kernels(struct device *dev, unsigned int *key,
+				       int path, bool up, struct opp_info *info)
+{
+	struct dev_pm_opp *opp;
+
+	if (path >= 0)
+		opp = up ? dev_pm_opp_find_bw_ceil(dev, key, path) :
+			   dev_pm_opp_find_bw_floor(dev, key, path);
+	else if (up)
+		opp = dev_pm_opp_find_level_ceil(dev, key);
+	else
+		opp = of_v2_find_level_floor(dev, key);
+	if (IS_ERR(opp))
+		return PTR_ERR(opp);
+	info->rate = dev_pm_opp_get_freq(opp);
+	info->u_volt = dev_pm_opp_get_voltage(opp);
+	dev_pm_opp_put(opp);
+	return 0;
+}
+
+/*
+ * A walk of @dev's table with @search, up from 0 or down from U32_MAX,
+ * each step one past the key the last one found: every key once, in
+ * order, whichever side searches.
+ */
+static inline void of_v2_walk(struct device *dev, of_v2_search_fn search,
+			      int path, bool up, struct of_v2_walk *w)
+{
+	unsigned int key = up ? 0 : U32_MAX;
+	struct opp_info info;
+	int ret;
+
+	while (w->n < OF_V2_MAX_OPPS) {
+		ret = search(dev, &key, path, up, &info);
 		if (ret) {
-			t->up.end = ret;
+			w->end = ret;
 			break;
 		}
-		of_v2_walk_add(&t->up, info.level, info.rate, info.u_volt);
-		if (info.level == U32_MAX)
+		of_v2_walk_add(w, key, info.rate, info.u_volt);
+		if (key == (up ? U32_MAX : 0))
 			break;
-		l = info.level + 1;
-	}
-	for (i = 0; i < t->up.n; i++)
-		if (!opp_lookup_level_exact(dev, t->up.key[i], &info))
-			t->up.exact_rate[i] = info.rate;
-	l = U32_MAX;
-	while (t->down.n < OF_V2_MAX_OPPS) {
-		ret = opp_lookup_level_floor(dev, l, &info);
-		if (ret) {
-			t->down.end = ret;
-			break;
-		}
-		of_v2_walk_add(&t->down, info.level, info.rate, info.u_volt);
-		if (!info.level)
-			break;
-		l = info.level - 1;
+		key = up ? key + 1 : key - 1;
 	}
 }
 
-/* This library's table of @dev by the peak bandwidth of each path. */
-static inline void of_v2_bw_ours(struct device *dev, struct of_v2_table *t)
+/* By level, then by the peak bandwidth of each path tried; up and down. */
+static inline void of_v2_walks(struct device *dev, of_v2_search_fn search,
+			       struct of_v2_table *t)
 {
-	struct opp_info info;
-	struct of_v2_walk *w;
-	unsigned int bw;
-	int path, ret;
+	int path;
 
+	of_v2_walk(dev, search, -1, true, &t->up);
+	of_v2_walk(dev, search, -1, false, &t->down);
 	for (path = 0; path < OF_V2_PATHS; path++) {
-		w = &t->bw_up[path];
-		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps + 1) {
-			ret = opp_lookup_bw_ceil(dev, bw, path, &info);
-			if (ret) {
-				w->end = ret;
-				break;
-			}
-			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
-			if (info.peak_kbps == U32_MAX)
-				break;
-		}
-		w = &t->bw_down[path];
-		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw = info.peak_kbps - 1) {
-			ret = opp_lookup_bw_floor(dev, bw, path, &info);
-			if (ret) {
-				w->end = ret;
-				break;
-			}
-			of_v2_walk_add(w, info.peak_kbps, info.rate, info.u_volt);
-			if (!info.peak_kbps)
-				break;
-		}
+		of_v2_walk(dev, search, path, true, &t->bw_up[path]);
+		of_v2_walk(dev, search, path, false, &t->bw_down[path]);
 	}
 }
 
 /* This library's table of @dev, walked upwards with the copy-out lookups. */
 static inline void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
 {
+	struct opp_info info;
 	unsigned long f = 0;
+	int i;
 
 	memset(t, 0, sizeof(*t));
 	while (t->count < OF_V2_MAX_OPPS &&
@@ -158,91 +185,10 @@ static inline void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
 	t->suspend_freq = opp_get_suspend_opp_freq(dev);
 	t->latency_ns = opp_get_max_clock_latency(dev);
 	t->total = fixture_count(dev);
-	of_v2_levels_ours(dev, t);
-	of_v2_bw_ours(dev, t);
-}
-
-/* The bandwidth walks through the kernel's OPP core. */
-static inline void of_v2_bw_kernels(struct device *dev, struct of_v2_table *t)
-{
-	struct dev_pm_opp *opp;
-	struct of_v2_walk *w;
-	unsigned int bw;
-	int path;
-
-	for (path = 0; path < OF_V2_PATHS; path++) {
-		w = &t->bw_up[path];
-		for (bw = 0; w->n < OF_V2_MAX_OPPS; bw++) {
-			opp = dev_pm_opp_find_bw_ceil(dev, &bw, path);
-			if (IS_ERR(opp)) {
-				w->end = PTR_ERR(opp);
-				break;
-			}
-			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
-				       dev_pm_opp_get_voltage(opp));
-			dev_pm_opp_put(opp);
-			if (bw == U32_MAX)
-				break;
-		}
-		w = &t->bw_down[path];
-		for (bw = U32_MAX; w->n < OF_V2_MAX_OPPS; bw--) {
-			opp = dev_pm_opp_find_bw_floor(dev, &bw, path);
-			if (IS_ERR(opp)) {
-				w->end = PTR_ERR(opp);
-				break;
-			}
-			of_v2_walk_add(w, bw, dev_pm_opp_get_freq(opp),
-				       dev_pm_opp_get_voltage(opp));
-			dev_pm_opp_put(opp);
-			if (!bw)
-				break;
-		}
-	}
-}
-
-/* The same walks through the kernel's OPP core. */
-static inline void of_v2_levels_kernels(struct device *dev, struct of_v2_table *t)
-{
-	struct dev_pm_opp *opp;
-	unsigned int l = 0;
-	int i;
-
-	while (t->up.n < OF_V2_MAX_OPPS) {
-		opp = dev_pm_opp_find_level_ceil(dev, &l);
-		if (IS_ERR(opp)) {
-			t->up.end = PTR_ERR(opp);
-			break;
-		}
-		of_v2_walk_add(&t->up, l, dev_pm_opp_get_freq(opp),
-			       dev_pm_opp_get_voltage(opp));
-		dev_pm_opp_put(opp);
-		if (l == U32_MAX)
-			break;
-		l++;
-	}
-	for (i = 0; i < t->up.n; i++) {
-		opp = dev_pm_opp_find_level_exact(dev, t->up.key[i]);
-		if (IS_ERR(opp))
-			continue;
-		t->up.exact_rate[i] = dev_pm_opp_get_freq(opp);
-		dev_pm_opp_put(opp);
-	}
-#if OPP_KERNEL_HAS_LEVEL_FLOOR
-	l = U32_MAX;
-	while (t->down.n < OF_V2_MAX_OPPS) {
-		opp = dev_pm_opp_find_level_floor(dev, &l);
-		if (IS_ERR(opp)) {
-			t->down.end = PTR_ERR(opp);
-			break;
-		}
-		of_v2_walk_add(&t->down, l, dev_pm_opp_get_freq(opp),
-			       dev_pm_opp_get_voltage(opp));
-		dev_pm_opp_put(opp);
-		if (!l)
-			break;
-		l--;
-	}
-#endif
+	of_v2_walks(dev, of_v2_search_ours, t);
+	for (i = 0; i < t->up.n; i++)
+		if (!opp_lookup_level_exact(dev, t->up.key[i], &info))
+			t->up.exact_rate[i] = info.rate;
 }
 
 /*
@@ -261,6 +207,7 @@ static inline void of_v2_read_kernels_supplies(struct kunit *test,
 	struct dev_pm_opp *opp;
 	struct opp_info *o;
 	unsigned long f = 0;
+	int i;
 
 	memset(t, 0, sizeof(*t));
 	while (t->count < OF_V2_MAX_OPPS) {
@@ -294,8 +241,14 @@ static inline void of_v2_read_kernels_supplies(struct kunit *test,
 				    t->opp[f].rate == t->suspend_freq;
 	t->latency_ns = dev_pm_opp_get_max_clock_latency(dev);
 	t->total = dev_pm_opp_get_opp_count(dev);
-	of_v2_levels_kernels(dev, t);
-	of_v2_bw_kernels(dev, t);
+	of_v2_walks(dev, of_v2_search_kernels, t);
+	for (i = 0; i < t->up.n; i++) {
+		opp = dev_pm_opp_find_level_exact(dev, t->up.key[i]);
+		if (IS_ERR(opp))
+			continue;
+		t->up.exact_rate[i] = dev_pm_opp_get_freq(opp);
+		dev_pm_opp_put(opp);
+	}
 }
 
 static inline void of_v2_read_kernels(struct kunit *test, struct device *dev,
@@ -549,6 +502,26 @@ static inline void of_multi_expect_same(struct kunit *test,
 		KUNIT_EXPECT_EQ_MSG(test, a->opp[i].power, k->opp[i].power,
 				    "OPP %u", i);
 	}
+}
+
+/*
+ * Read @ours's table with this library and @kernels's with the kernel's
+ * core into @t (of_multi_tables(): this library's, then the kernel's),
+ * and compare them, @supplies supplies and @clks clocks as a driver names
+ * them: none (0, or a count's error) is the one of each a table without
+ * names has, compared all the same.
+ */
+static inline void of_multi_compare(struct kunit *test,
+				    struct of_multi_table *t,
+				    struct device *ours, struct device *kernels,
+				    int supplies, int clks)
+{
+	supplies = max(supplies, 1);
+	clks = max(clks, 1);
+	memset(t, 0, 2 * sizeof(*t));
+	of_multi_read_ours(test, ours, supplies, clks, &t[0]);
+	of_multi_read_kernels(test, kernels, supplies, clks, &t[1]);
+	of_multi_expect_same(test, &t[0], &t[1], supplies, clks);
 }
 
 /* Whether the walk of @t stopped at OF_MULTI_MAX_OPPS: it may have more. */

@@ -33,8 +33,8 @@
 #include "opp_fixture.h"
 #include "opp_providers.h"
 #include "opp_of_compare.h"
+#include "opp_of_pair.h"
 
-#define MULTI_ROOT	"/opp-of-v2"
 #define MULTI_OURS	"opp-of-multi-ours"
 #define MULTI_KERNELS	"opp-of-multi-kernel"
 #define MULTI_MAX	OF_MULTI_MAX
@@ -141,30 +141,16 @@ static void multi_exit(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 
-	opp_remove_table(ctx->ours);
-	opp_clear_config(ctx->ours);
-	dev_pm_opp_of_remove_table(ctx->kernels);
+	of_pair_remove_tables(ctx->ours, ctx->kernels);
 	multi_kernel_unconfigure(ctx);
-	ctx->ours->of_node = NULL;
-	ctx->kernels->of_node = NULL;
-	of_node_put(ctx->np);
-	put_device(ctx->ours);
-	put_device(ctx->kernels);
+	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 }
 
 static void multi_attach(struct kunit *test, const char *name)
 {
 	struct multi_ctx *ctx = test->priv;
-	struct device_node *root = of_find_node_by_path(MULTI_ROOT);
 
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s: boot with selftest/opp_of_v2.dtso applied",
-				  MULTI_ROOT);
-	ctx->np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", MULTI_ROOT, name);
-	ctx->ours->of_node = ctx->np;
-	ctx->kernels->of_node = ctx->np;
+	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
 /*
@@ -220,30 +206,22 @@ static const struct multi_good multi_goods[] = {
 	{ "multi-beyond", 2, 0, 1, 1 },
 };
 
-static void multi_good_desc(const struct multi_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(multi_good, multi_goods, multi_good_desc);
+KUNIT_ARRAY_PARAM_DESC(multi_good, multi_goods, node);
 
 static void opp_of_multi_matches_kernel(struct kunit *test)
 {
 	const struct multi_good *g = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
-	/* The supplies and clocks compared: at least the first of each. */
-	unsigned int supplies = max(g->supplies, 1U), clks = max(g->clks, 1U);
+	struct of_multi_table *ours = of_multi_tables(test);
 
 	multi_attach(test, g->node);
 	multi_configure(test, g->supplies, g->clks);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
-	of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
+	of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+			 g->supplies, g->clks);
 	KUNIT_EXPECT_EQ(test, ours->count, g->count);
 	KUNIT_EXPECT_EQ(test, ours->walked, g->walked);
-	of_multi_expect_same(test, ours, kernels, supplies, clks);
 }
 
 /* ---- Malformed for the names given ---- */
@@ -283,8 +261,7 @@ static void opp_of_multi_malformed(struct kunit *test)
 {
 	const struct multi_bad *b = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test), *kernels = ours + 1;
-	unsigned int supplies = max(b->supplies, 1U), clks = max(b->clks, 1U);
+	struct of_multi_table *ours = of_multi_tables(test);
 	struct opp_info info;
 
 	multi_attach(test, b->node);
@@ -294,9 +271,8 @@ static void opp_of_multi_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	if (!b->err) {
 		/* Read as the kernel reads it (6.2 on): compare it. */
-		of_multi_read_ours(test, ctx->ours, supplies, clks, ours);
-		of_multi_read_kernels(test, ctx->kernels, supplies, clks, kernels);
-		of_multi_expect_same(test, ours, kernels, supplies, clks);
+		of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+				 b->supplies, b->clks);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);

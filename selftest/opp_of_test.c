@@ -35,6 +35,7 @@
 #include "opp_genpd_dev.h"
 #include "opp_icc_stub.h"
 #include "opp_of_compare.h"
+#include "opp_of_pair.h"
 
 /* ---- operating-points (v1): suite opp_of ---- */
 
@@ -81,12 +82,7 @@ static const struct of_v1_bad of_v1_bads[] = {
 	{ "ragged length", { 200000, 900000, 400000 }, 3, -EINVAL, 10 },
 };
 
-static void of_v1_bad_desc(const struct of_v1_bad *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(of_v1_bad, of_v1_bads, of_v1_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v1_bad, of_v1_bads, name);
 
 /* A malformed property is refused whole: not even a table appears. */
 static void opp_of_malformed(struct kunit *test)
@@ -236,8 +232,6 @@ static struct kunit_suite opp_of_suite = {
 
 /* ---- operating-points-v2: suite opp_of_v2 ---- */
 
-#define OF_V2_ROOT	"/opp-of-v2"
-
 struct of_v2_ctx {
 	struct device *ours;
 	struct device *kernels;
@@ -251,17 +245,20 @@ struct of_v2_ctx {
 static void of_v2_attach(struct kunit *test, const char *name)
 {
 	struct of_v2_ctx *ctx = test->priv;
-	struct device_node *root;
 
-	root = of_find_node_by_path(OF_V2_ROOT);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, root,
-				  "no %s in the live tree: boot with selftest/opp_of_v2.dtso applied",
-				  OF_V2_ROOT);
-	ctx->np = of_get_child_by_name(root, name);
-	of_node_put(root);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np, "no %s/%s", OF_V2_ROOT, name);
-	ctx->ours->of_node = ctx->np;
-	ctx->kernels->of_node = ctx->np;
+	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
+}
+
+/* One case, another table: this library's device reads the node @name. */
+static void of_v2_reattach_ours(struct kunit *test, const char *name)
+{
+	struct of_v2_ctx *ctx = test->priv;
+
+	of_node_put(ctx->np);
+	ctx->ours->of_node = NULL;
+	opp_remove_table(ctx->ours);
+	of_v2_attach(test, name);
+	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 }
 
 static int of_v2_init(struct kunit *test)
@@ -298,14 +295,8 @@ static void of_v2_exit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
-	opp_remove_table(ctx->ours);
-	opp_clear_config(ctx->ours);
-	dev_pm_opp_of_remove_table(ctx->kernels);
-	ctx->ours->of_node = NULL;
-	ctx->kernels->of_node = NULL;
-	of_node_put(ctx->np);
-	put_device(ctx->ours);
-	put_device(ctx->kernels);
+	of_pair_remove_tables(ctx->ours, ctx->kernels);
+	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 	of_v2_providers_put(ctx);
 }
 
@@ -347,12 +338,7 @@ static const struct of_v2_good of_v2_goods[] = {
 	{ "good-avg-alone", 2 },
 };
 
-static void of_v2_good_desc(const struct of_v2_good *g, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", g->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_good, of_v2_goods, of_v2_good_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_good, of_v2_goods, node);
 
 /* Tell both parsers what a driver would (mask, voltage name). */
 static void of_v2_configure(struct kunit *test, const u32 *hw,
@@ -459,12 +445,7 @@ static const struct of_v2_bad of_v2_bads[] = {
 	{ "bad-bw-not-first", -EINVAL, -EINVAL },
 };
 
-static void of_v2_bad_desc(const struct of_v2_bad *b, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", b->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_bad, of_v2_bads, of_v2_bad_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_bad, of_v2_bads, node);
 
 static void opp_of_v2_malformed(struct kunit *test)
 {
@@ -507,12 +488,7 @@ static const struct of_v2_rule of_v2_rules[] = {
 	{ "supply-uv-then-uw", -EINVAL, 0 },
 };
 
-static void of_v2_rule_desc(const struct of_v2_rule *r, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", r->node);
-}
-
-KUNIT_ARRAY_PARAM(of_v2_rule, of_v2_rules, of_v2_rule_desc);
+KUNIT_ARRAY_PARAM_DESC(of_v2_rule, of_v2_rules, node);
 
 /*
  * Both parsers give the answer of the running kernel's rule, and where
@@ -645,11 +621,7 @@ static void opp_of_v2_accessors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vmax_off, 0UL);
 
 	/* The turbo OPP of another table. */
-	of_node_put(ctx->np);
-	ctx->ours->of_node = NULL;
-	opp_remove_table(ctx->ours);
-	of_v2_attach(test, "good-basic");
-	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	of_v2_reattach_ours(test, "good-basic");
 	f = 1000000000;
 	rcu_read_lock();
 	turbo_top = opp_is_turbo(opp_find_freq_exact(ctx->ours, f, true));
@@ -771,11 +743,7 @@ static void opp_of_v2_level_searches(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, l_after, 64U);
 
 	/* A rate table whose OPPs have no level. */
-	of_node_put(ctx->np);
-	ctx->ours->of_node = NULL;
-	opp_remove_table(ctx->ours);
-	of_v2_attach(test, "good-microwatt");
-	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
+	of_v2_reattach_ours(test, "good-microwatt");
 	l_none = 0;
 	rcu_read_lock();
 	ceil = opp_find_level_ceil(ctx->ours, &l_none);
@@ -905,7 +873,7 @@ static void of_v2_providers_new(struct kunit *test)
 	struct device_node *root, *np;
 	int i;
 
-	root = of_find_node_by_path(OF_V2_ROOT);
+	root = of_find_node_by_path(OF_PAIR_ROOT);
 	KUNIT_ASSERT_NOT_NULL(test, root);
 	for (i = 0; i < 2; i++) {
 		np = of_get_child_by_name(root, names[i]);

@@ -187,12 +187,7 @@ static const struct rate_fault rate_faults[] = {
 	{ "down, supply fails", RATE_HI, RATE_LO, false },
 };
 
-static void rate_fault_desc(const struct rate_fault *f, char *desc)
-{
-	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", f->name);
-}
-
-KUNIT_ARRAY_PARAM(rate_fault, rate_faults, rate_fault_desc);
+KUNIT_ARRAY_PARAM_DESC(rate_fault, rate_faults, name);
 
 static void opp_set_rate_fault(struct kunit *test)
 {

@@ -244,6 +244,21 @@ static void trans_setup(struct kunit *test, const char *node,
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
 }
 
+/*
+ * The device of a case whose transitions start from an OPP: on @node with
+ * the suite's clock and a supply at TRANS_LO and 0.9 V, then moved to
+ * @rate.
+ */
+static struct trans_ctx *trans_from(struct kunit *test, const char *node,
+				    unsigned long rate)
+{
+	struct trans_ctx *ctx = test->priv;
+
+	trans_setup(test, node, TRANS_LO, 900000, true);
+	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, rate), 0);
+	return ctx;
+}
+
 static int trans_init(struct kunit *test)
 {
 	struct trans_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
@@ -356,10 +371,7 @@ static void opp_genpd_order(struct kunit *test)
 /* A refusal at any step leaves the device where it was. */
 static void opp_genpd_rollback(struct kunit *test)
 {
-	struct trans_ctx *ctx = test->priv;
-
-	trans_setup(test, TRANS_ROOT "trans-genpd", TRANS_LO, 900000, true);
-	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, TRANS_LO), 0);
+	struct trans_ctx *ctx = trans_from(test, TRANS_ROOT "trans-genpd", TRANS_LO);
 
 	/* The domain refuses going up: nothing else is touched. */
 	WRITE_ONCE(trans_pd.fail, -EIO);
@@ -402,12 +414,9 @@ static void opp_genpd_level(struct kunit *test)
 /* The configuration's end drops the vote and switches the supply off. */
 static void opp_genpd_dropped(struct kunit *test)
 {
-	struct trans_ctx *ctx = test->priv;
-	unsigned int from;
+	struct trans_ctx *ctx = trans_from(test, TRANS_ROOT "trans-genpd", TRANS_HI);
+	unsigned int from = ctx->prov.n;
 
-	trans_setup(test, TRANS_ROOT "trans-genpd", TRANS_LO, 900000, true);
-	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, TRANS_HI), 0);
-	from = ctx->prov.n;
 	opp_clear_config(ctx->dev);
 	KUNIT_EXPECT_STREQ(test, trans_log_text(test, from), "D0 X");
 	KUNIT_EXPECT_EQ(test, READ_ONCE(trans_pd.state), 0U);
@@ -472,10 +481,8 @@ static void opp_icc_order(struct kunit *test)
  */
 static void opp_icc_rollback(struct kunit *test)
 {
-	struct trans_ctx *ctx = test->priv;
+	struct trans_ctx *ctx = trans_from(test, TRANS_ROOT "trans-icc", TRANS_LO);
 
-	trans_setup(test, TRANS_ROOT "trans-icc", TRANS_LO, 900000, true);
-	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, TRANS_LO), 0);
 	WRITE_ONCE(trans_icc.fail_path, 1);
 	WRITE_ONCE(trans_icc.fail, -EIO);
 	TRANS_EXPECT(test, opp_set_rate(ctx->dev, TRANS_HI), -EIO,
@@ -492,12 +499,9 @@ static void opp_icc_rollback(struct kunit *test)
 /* The paths are put with the configuration, the last first: 0 kBps. */
 static void opp_icc_dropped(struct kunit *test)
 {
-	struct trans_ctx *ctx = test->priv;
-	unsigned int from;
+	struct trans_ctx *ctx = trans_from(test, TRANS_ROOT "trans-icc", TRANS_HI);
+	unsigned int from = ctx->prov.n;
 
-	trans_setup(test, TRANS_ROOT "trans-icc", TRANS_LO, 900000, true);
-	KUNIT_ASSERT_EQ(test, opp_set_rate(ctx->dev, TRANS_HI), 0);
-	from = ctx->prov.n;
 	opp_clear_config(ctx->dev);
 	KUNIT_EXPECT_STREQ(test, trans_log_text(test, from),
 			   "B1:0/0 B0:0/0 X");
