@@ -1191,6 +1191,19 @@ static __always_inline struct opp_array *opp_dev_opps(struct device *dev)
 	return opp_map_find(dev);
 }
 
+/* A ceil or floor search by rate, inlined into each export. */
+static __always_inline struct opp *opp_freq_search(struct device *dev,
+						   enum opp_match how,
+						   unsigned long *freq,
+						   const char *func)
+{
+	struct opp_array *arr = opp_dev_opps(dev);
+
+	if (unlikely(!freq || !arr))
+		return opp_freq_fault(dev, freq, func);
+	return opp_match_freq(arr, how, freq);
+}
+
 /**
  * opp_find_freq_exact() - find the OPP at a frequency, by availability
  * @dev:	the device whose table to search
@@ -1240,11 +1253,7 @@ EXPORT_SYMBOL_GPL(opp_find_freq_exact);
  */
 struct opp *opp_find_freq_ceil(struct device *dev, unsigned long *freq)
 {
-	struct opp_array *arr = opp_dev_opps(dev);
-
-	if (unlikely(!freq || !arr))
-		return opp_freq_fault(dev, freq, __func__);
-	return opp_match_freq(arr, OPP_MATCH_CEIL, freq);
+	return opp_freq_search(dev, OPP_MATCH_CEIL, freq, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
 
@@ -1266,11 +1275,7 @@ EXPORT_SYMBOL_GPL(opp_find_freq_ceil);
  */
 struct opp *opp_find_freq_floor(struct device *dev, unsigned long *freq)
 {
-	struct opp_array *arr = opp_dev_opps(dev);
-
-	if (unlikely(!freq || !arr))
-		return opp_freq_fault(dev, freq, __func__);
-	return opp_match_freq(arr, OPP_MATCH_FLOOR, freq);
+	return opp_freq_search(dev, OPP_MATCH_FLOOR, freq, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_find_freq_floor);
 
