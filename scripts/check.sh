@@ -187,13 +187,15 @@ if [ "${SELF_CHECK:-1}" = 0 ]; then
 fi
 
 # The arm64 KCSAN kernel: its own canaries. A KCSAN report panics the
-# guest (panic_on_warn), so one boot each.
+# guest (panic_on_warn), so one boot each. Each is over in under two
+# minutes, its report included, even on a host losing half its CPU to
+# steal: 300 s, not the default 600, bounds what a stuck boot costs.
 if [ "$TIER" = arm64 ]; then
-	canary canary-kcsan-race "race=20" ""
+	canary canary-kcsan-race "race=20" "" 300
 	fails_for "KCSAN: a plain store racing a plain load fails the verdict" \
 		'^FAIL  splat kcsan' \
 		'BUG: KCSAN: data-race in opp_canary_plain_(load|store) \[opp_canary\] / opp_canary_plain_(load|store) \[opp_canary\]'
-	canary canary-kcsan-publish "publish=60" ""
+	canary canary-kcsan-publish "publish=60" "" 300
 	fails_for "KCSAN: a pointer published without rcu_assign_pointer() fails the verdict" \
 		'^FAIL  splat kcsan' \
 		'BUG: KCSAN: data-race in opp_canary_(follow_once|publish_one) \[opp_canary\] / opp_canary_(follow_once|publish_one) \[opp_canary\]' \
@@ -261,7 +263,17 @@ fails_for "a division by zero in the kernel fails the verdict" \
 	'^FAIL  splat divzero'
 fails_for "a UBSAN out-of-bounds index fails the verdict" '^FAIL  splat ubsan'
 
-canary canary-timeout "" "" 1
+# 12 s: the kernel runs by then, so the PCs the harness leaves are its.
+canary canary-timeout "" "" 12
 fails_for "a guest that outlives --timeout fails the verdict" \
-	'^FAIL  guest finished: opp-harness: timeout'
+	'^FAIL  guest finished: opp-harness: timeout after 12 s; where it was stuck in .*/canary-timeout/stacks\.log'
+# Where it was (run-qemu.sh's qemu_timeout): CPU 0's PC named from the
+# kernel's System.map, as a guest stuck before its console came up would
+# show it.
+if grep -qE '^where CPU#0: PC [0-9a-f]+ [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+/0x' \
+	"$runs/canary-timeout/stacks.log" 2>/dev/null; then
+	expect "a guest that outlives --timeout leaves its vCPUs' PCs, named, in stacks.log" yes
+else
+	expect "a guest that outlives --timeout leaves its vCPUs' PCs, named, in stacks.log" no
+fi
 finish

@@ -54,7 +54,7 @@ if [ "${QUICK_SELF_CHECK:-1}" != 0 ]; then
 	sed -n '/^# the guest: sysrq w/,/^# the guest: sysrq d/p' "$hung/stacks.log" 2>/dev/null |
 		grep -q 'opp_canary_exit' ||
 		why="its stacks.log has no sysrq w naming opp_canary_exit"
-	grep -q "^FAIL  guest finished: opp-harness: timeout after .*; every task's stack in $hung/stacks.log" \
+	grep -q "^FAIL  guest finished: opp-harness: timeout after .*; where it was stuck in $hung/stacks.log" \
 		<<<"$verdict" || why="${why:+$why; }its verdict does not point at stacks.log"
 	if [ -n "$why" ]; then
 		echo "FAIL  self-check: a hung guest leaves its stacks: $why ($hung)"

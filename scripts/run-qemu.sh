@@ -30,7 +30,7 @@
 # --timeout: seconds before the host gives up on the guest (default
 # $OPP_QEMU_TIMEOUT, else 300, plus 600 a scenario: the cpufreq one alone
 # runs for 230 s on an idle host); the report then ends with a timeout line.
-# --stall-dump (UML): a guest that has printed nothing on its console or
+# --stall-dump: a guest that has printed nothing on its console or
 # channel for SEC seconds is taken for stuck.
 #
 # The console goes to DIR/console.log (and to the terminal: for shell
@@ -55,15 +55,20 @@
 # dumpdtb) for the same machine options as the boot. UML has no board: its
 # tree holds the suites' tables alone.
 #
-# A UML guest still running at --timeout, or stalled (--stall-dump), leaves
-# its stacks in DIR/stacks.log before it is killed: as the guest sees them
+# A guest still running at --timeout, or stalled (--stall-dump), leaves
+# where it is stuck in DIR/stacks.log before it is killed. QEMU: each
+# vCPU's registers, asked of QEMU's monitor (a unix socket, DIR/monitor.sock
+# or a shorter temporary path), their PC and LR named from the kernel's
+# System.map (scripts/qemu-monitor.py), three samples 1 s apart; the named
+# PCs and the console's last lines are logged too, since a guest stuck
+# before its console came up says nothing else (the console has the boot
+# from its first line: earlycon). UML: the stacks as the guest sees them
 # (sysrq w and d, asked through UML's management console, CONFIG_MCONSOLE:
-# scripts/uml-mconsole.py) and as the host sees it (ps -L samples of the
-# UML processes' threads; gdb's backtrace of the UML kernel process when
-# gdb is installed), since a guest that no longer takes its interrupts
-# cannot answer the first. The console socket is UML_DIR/opp/mconsole,
-# UML_DIR being DIR/uml (or a shorter temporary directory when DIR is too
-# long a path for a socket).
+# scripts/uml-mconsole.py; the socket is UML_DIR/opp/mconsole, UML_DIR
+# being DIR/uml or a shorter temporary directory). Both: the guest's
+# process as the host sees it (ps -L samples of its threads; gdb's
+# backtrace when gdb is installed), since a guest that no longer takes
+# its interrupts cannot answer.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
@@ -106,8 +111,6 @@ case "$TIER:$mode" in
 esac
 [ "$TIER" != uml ] || [ -z "$scenarios" ] ||
 	die "the UML guest runs no scenario (it has no cpufreq): $scenarios"
-[ "$TIER" = uml ] || [ -z "$stall_dump" ] ||
-	die "--stall-dump is the UML guest's (its management console)"
 if [ -z "$seed" ]; then
 	seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 	seed=$((seed % 1000000 + 1))
@@ -148,6 +151,30 @@ if [ -n "$lifecycle" ]; then
 	timeout=$((timeout + 10 * lifecycle))
 fi
 
+# host_threads WHAT PS-SELECTOR...: the guest's process as the host sees
+# it: its threads (3 samples 1 s apart: a thread whose CPU time grows
+# spins, one that sleeps shows where in wchan) and, when gdb is
+# installed, their backtraces.
+host_threads() {
+	local what=$1 i
+	shift
+	echo
+	echo "# the host: the threads of $what, 3 samples 1 s apart"
+	for i in 1 2 3; do
+		[ "$i" = 1 ] || sleep 1
+		date +%T
+		ps -L "$@" -o pid,lwp,ppid,stat,pcpu,cputime,wchan:24,comm || true
+	done
+	echo
+	if command -v gdb >/dev/null; then
+		echo "# the host: gdb, thread apply all bt, process $gpid"
+		timeout 120 gdb -p "$gpid" -batch -nx -ex 'thread apply all bt' </dev/null 2>&1 ||
+			echo "# (gdb failed or took more than 120 s)"
+	else
+		echo "# the host: no gdb installed, no backtrace of process $gpid"
+	fi
+}
+
 # ---- QEMU: arm and arm64 ----
 
 qemu_setup_arm() {
@@ -164,6 +191,10 @@ qemu_setup_arm() {
 	# The report channel: the board's second serial line, after the
 	# console's.
 	chan_serial=(-serial "file:$out/channel.log")
+	# The console from the kernel's first lines (earlycon), not from the
+	# PL011 driver's probe some seconds in: a guest stuck before then
+	# would leave it empty. The board's tree names no stdout-path.
+	params+=("earlycon=pl011,0x10009000")
 }
 
 qemu_setup_arm64() {
@@ -178,6 +209,8 @@ qemu_setup_arm64() {
 		 -device "virtconsole,chardev=chan")
 	chan_serial=()
 	params+=(OPP_CHAN=/dev/hvc0)
+	# The console from the kernel's first lines (see qemu_setup_arm).
+	params+=("earlycon=pl011,0x9000000")
 	# KCSAN_STRICT forces the watcher of races between a task and an
 	# interrupt on the same CPU on (Kconfig offers no way off), and the
 	# 6.1 kernel's own tick code then panics a boot within minutes:
@@ -251,9 +284,15 @@ qemu_setup() {
 	local append
 	append="console=ttyAMA0 panic=-1 ${params[*]}"
 	[ -n "$extra_append" ] && append+=" $extra_append"
+	# The human monitor, on a socket: qemu_timeout asks it where the
+	# vCPUs are. A socket's path must fit in 107 bytes.
+	mdir=$out
+	[ $((${#out} + 12)) -le 107 ] || mdir=$(mktemp -d /tmp/opp-qemu.XXXXXX)
+	monitor=$mdir/monitor.sock
 	qemu=("${board[@]}" -no-reboot
 	      -kernel "$kernel" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
-	      -append "$append" -display none -monitor none "${devices[@]}")
+	      -append "$append" -display none
+	      -monitor "unix:$monitor,server=on,wait=off" "${devices[@]}")
 }
 
 qemu_shell() {
@@ -283,11 +322,47 @@ qemu_wait_end() {
 	done
 }
 
-qemu_timeout() { :; }
+# qemu_timeout WHY: where the guest is stuck, in $out/stacks.log, while
+# it still runs: each vCPU's registers from QEMU's monitor, its PC and LR
+# named from the kernel's System.map (scripts/qemu-monitor.py), three
+# samples 1 s apart (a PC that stays in one place waits or spins there),
+# then QEMU's threads as the host sees them. A guest stuck before its
+# console came up leaves nothing else: the named PCs and the console's
+# last lines go to the log as well, which is all a CI run shows.
+qemu_timeout() {
+	local map i sym=()
+	map=$(kernel_build)/System.map
+	[ -f "$map" ] && sym=(--symbols "$map")
+	log "$1: the vCPUs' registers and QEMU's threads to $out/stacks.log"
+	{
+		echo "# $1"
+		echo
+		echo "# the guest's vCPUs: QEMU's monitor, info registers -a"
+		python3 "$TOP/scripts/qemu-monitor.py" "${sym[@]}" "$monitor" info registers -a ||
+			echo "# (no answer: QEMU's main loop is stuck)"
+		for i in 2 3; do
+			sleep 1
+			echo
+			echo "# the vCPUs, sample $i of 3, 1 s later"
+			python3 "$TOP/scripts/qemu-monitor.py" --brief "${sym[@]}" \
+				"$monitor" info registers -a || echo "# (no answer)"
+		done
+		host_threads "QEMU (process $gpid)" -p "$gpid"
+	} >"$out/stacks.log" 2>&1
+	grep -E '^(where |# \(no answer)' "$out/stacks.log" >&2 || true
+	if [ -s "$out/console.log" ]; then
+		log "the console's last lines:"
+		tail -n 8 "$out/console.log" >&2
+	else
+		log "the console is empty: the kernel stopped before its console came up"
+	fi
+}
 
 qemu_finish() {
 	kill "$gpid" 2>/dev/null || true
 	wait 2>/dev/null || true
+	rm -f "$monitor"
+	[ "$mdir" = "$out" ] || rm -rf "$mdir"
 	log "guest ran for $(($(date +%s) - start)) s"
 	if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
 		log "QEMU said ($out/qemu.log):"
@@ -380,21 +455,7 @@ uml_timeout() {
 				echo "# (no answer, or an error: a guest that no longer takes its interrupts cannot answer)"
 			fi
 		done
-		echo
-		echo "# the host: the threads of the UML processes (session $gpid), 3 samples 1 s apart"
-		for i in 1 2 3; do
-			[ "$i" = 1 ] || sleep 1
-			date +%T
-			ps -L -s "$gpid" -o pid,lwp,ppid,stat,pcpu,cputime,wchan:24,comm || true
-		done
-		echo
-		if command -v gdb >/dev/null; then
-			echo "# the host: gdb, thread apply all bt, UML kernel process $gpid"
-			timeout 120 gdb -p "$gpid" -batch -nx -ex 'thread apply all bt' </dev/null 2>&1 ||
-				echo "# (gdb failed or took more than 120 s)"
-		else
-			echo "# the host: no gdb installed, no backtrace of the UML process"
-		fi
+		host_threads "the UML processes (session $gpid)" -s "$gpid"
 	} >"$out/stacks.log" 2>&1
 }
 

@@ -41,8 +41,8 @@
 # the console around what went wrong.
 #
 # A run the harness stopped at its timeout fails "guest finished"; when the
-# harness left every task's stack in DIR/stacks.log (a UML guest), the
-# line says so.
+# harness left where the guest was stuck in DIR/stacks.log (UML: every
+# task's stack; QEMU: each vCPU's named PC), the line says so.
 #
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
@@ -481,7 +481,7 @@ def judge_finished(report, console, stacks, tally):
     if not report.timeout:
         why = "no end marker (crash or panic?)"
     elif stacks:
-        why = f"{report.timeout}; every task's stack in {stacks}"
+        why = f"{report.timeout}; where it was stuck in {stacks}"
     else:
         why = report.timeout
     tally.check("guest finished", report.finished and not report.timeout,
