@@ -112,8 +112,8 @@ def where(text, symbols):
 
     def flush():
         if regs:
-            named = "  ".join(f"{r} {v:x} {symbols.name(v)}"
-                              for r, v in sorted(regs.items(), reverse=True))
+            named = "  ".join(f"{r} {regs[r]:x} {symbols.name(regs[r])}"
+                              for r in ("PC", "LR") if r in regs)
             lines.append(f"where {cpu}: {named}")
 
     for line in text.splitlines():
