@@ -57,12 +57,13 @@
 #
 # A guest still running at --timeout, or stalled (--stall-dump), leaves
 # where it is stuck in DIR/stacks.log before it is killed. QEMU: each
-# vCPU's registers, asked of QEMU's monitor (a unix socket, DIR/monitor.sock
-# or a shorter temporary path), their PC and LR named from the kernel's
-# System.map (scripts/qemu-monitor.py), three samples 1 s apart; the named
-# PCs and the console's last lines are logged too, since a guest stuck
-# before its console came up says nothing else (the console has the boot
-# from its first line: earlycon). UML: the stacks as the guest sees them
+# vCPU's registers, asked of QEMU's monitor (a unix socket,
+# DIR/qemu/monitor.sock or a shorter temporary path), their PC and LR
+# named from the kernel's System.map (scripts/qemu-monitor.py), three
+# samples 1 s apart; the named PCs and the console's last lines are
+# logged too, since a guest stuck before its console came up says
+# nothing else (the console has the boot from its first line:
+# earlycon). UML: the stacks as the guest sees them
 # (sysrq w and d, asked through UML's management console, CONFIG_MCONSOLE:
 # scripts/uml-mconsole.py; the socket is UML_DIR/opp/mconsole, UML_DIR
 # being DIR/uml or a shorter temporary directory). Both: the guest's
@@ -172,6 +173,19 @@ host_threads() {
 			echo "# (gdb failed or took more than 120 s)"
 	else
 		echo "# the host: no gdb installed, no backtrace of process $gpid"
+	fi
+}
+
+# socket_dir DIR TAIL: DIR, emptied, if DIR/TAIL fits in a unix socket's
+# path (107 bytes), else a new temporary directory; the runner's finish
+# removes a temporary one.
+socket_dir() {
+	if [ $((${#1} + 1 + ${#2})) -le 107 ]; then
+		rm -rf "$1"
+		mkdir -p "$1"
+		echo "$1"
+	else
+		mktemp -d /tmp/opp-guest.XXXXXX
 	fi
 }
 
@@ -285,9 +299,8 @@ qemu_setup() {
 	append="console=ttyAMA0 panic=-1 ${params[*]}"
 	[ -n "$extra_append" ] && append+=" $extra_append"
 	# The human monitor, on a socket: qemu_timeout asks it where the
-	# vCPUs are. A socket's path must fit in 107 bytes.
-	mdir=$out
-	[ $((${#out} + 12)) -le 107 ] || mdir=$(mktemp -d /tmp/opp-qemu.XXXXXX)
+	# vCPUs are.
+	mdir=$(socket_dir "$out/qemu" monitor.sock)
 	monitor=$mdir/monitor.sock
 	qemu=("${board[@]}" -no-reboot
 	      -kernel "$kernel" -dtb "$dtb" -initrd "$out/initramfs.cpio.gz"
@@ -337,15 +350,15 @@ qemu_timeout() {
 	{
 		echo "# $1"
 		echo
-		echo "# the guest's vCPUs: QEMU's monitor, info registers -a"
-		python3 "$TOP/scripts/qemu-monitor.py" "${sym[@]}" "$monitor" info registers -a ||
-			echo "# (no answer: QEMU's main loop is stuck)"
-		for i in 2 3; do
-			sleep 1
-			echo
-			echo "# the vCPUs, sample $i of 3, 1 s later"
-			python3 "$TOP/scripts/qemu-monitor.py" --brief "${sym[@]}" \
-				"$monitor" info registers -a || echo "# (no answer)"
+		# The registers whole once, then the named PCs alone.
+		for i in 1 2 3; do
+			case $i in
+			2) sym+=(--brief) ;&
+			3) sleep 1; echo ;;
+			esac
+			echo "# the guest's vCPUs, sample $i of 3: QEMU's monitor, info registers -a"
+			python3 "$TOP/scripts/qemu-monitor.py" "${sym[@]}" "$monitor" info registers -a ||
+				echo "# (no answer: QEMU's main loop is stuck)"
 		done
 		host_threads "QEMU (process $gpid)" -p "$gpid"
 	} >"$out/stacks.log" 2>&1
@@ -361,8 +374,7 @@ qemu_timeout() {
 qemu_finish() {
 	kill "$gpid" 2>/dev/null || true
 	wait 2>/dev/null || true
-	rm -f "$monitor"
-	[ "$mdir" = "$out" ] || rm -rf "$mdir"
+	rm -rf "$mdir"
 	log "guest ran for $(($(date +%s) - start)) s"
 	if ! grep -q '^opp-verdict-end' "$out/channel.log" && [ -s "$out/qemu.log" ]; then
 		log "QEMU said ($out/qemu.log):"
@@ -376,13 +388,7 @@ uml_setup() {
 	test_dtb - "$out/tables.dtb"
 	# The management console's socket, UML_DIR/opp/mconsole, must fit in
 	# a socket's path (107 bytes; "/opp/mconsole" is 13).
-	udir=$out/uml
-	if [ $((${#udir} + 13)) -gt 107 ]; then
-		udir=$(mktemp -d /tmp/opp-uml.XXXXXX)
-	else
-		rm -rf "$udir"
-		mkdir -p "$udir"
-	fi
+	udir=$(socket_dir "$out/uml" opp/mconsole)
 	mconsole=$udir/opp/mconsole
 	# UML joins its arguments into the kernel command line.
 	uml=("$kernel" mem=512M "initrd=$out/initramfs.cpio.gz"
