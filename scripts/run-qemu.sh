@@ -34,7 +34,8 @@
 # channel for SEC seconds is taken for stuck.
 #
 # The console goes to DIR/console.log (and to the terminal: for shell
-# whole, for demo from /init on), the guest's report to DIR/channel.log through a line of its own
+# whole, for demo the story alone: story_lines), the guest's report to
+# DIR/channel.log through a line of its own
 # (vexpress: the second serial line, ttyAMA1; virt, which has one PL011:
 # a virtio console, hvc0; UML: the serial line ttyS0 on fd 3), QEMU's own
 # messages to DIR/qemu.log, what the run is meant to do to DIR/intent
@@ -318,12 +319,28 @@ qemu_boot() {
 	"${qemu[@]}" -serial "file:$out/console.log" "${chan_serial[@]}" \
 		2>"$out/qemu.log" &
 	gpid=$!
-	# demo: the story as it happens, from /init on; the kernel's boot log
-	# stays in console.log (run.sh shows its tail when the run fails).
+	# demo: the story as it happens (story_lines); the whole console
+	# stays in console.log.
 	if [ "$mode" = demo ]; then
-		tail -n +1 -f "$out/console.log" --pid=$gpid |
-			sed -u -n '/^opp-guest: start/,$p' &
+		tail -n +1 -f "$out/console.log" --pid=$gpid | story_lines &
 	fi
+}
+
+# story_lines: the demo's console as the terminal shows it: from /init's
+# start to its end mark, what user space wrote, and what the library,
+# the demo and the cpufreq sample printed themselves (their pr_fmt
+# prefix) and /init's marks; not the kernel's other lines (the module
+# loader's taint notice, a driver's deferred probe, the board's power-off
+# path after the end), which console.log keeps.
+story_lines() {
+	local k='^\[ *[0-9]+\.[0-9]+\] '
+	sed -u -n -E "s/\r\$//
+	/^opp-guest: start/,/${k}opp-guest: done\$/{
+		/${k}[a-z_]+: loading out-of-tree module taints kernel\.\$/d
+		/${k}((opp|opp_demo|opp_cpufreq): |opp-guest: )/{p;d}
+		/${k}/d
+		p
+	}"
 }
 
 # The report is complete: the verdict judges the console up to the

@@ -3,9 +3,10 @@
 # make run / make shell: build what is missing, then boot the guest.
 #   run.sh --mode demo|shell
 # demo: the guest loads the library and its demo consumer (opp_demo), then
-# the cpufreq sample, and tells the cpufreq story from user space on the
-# console (the kernel's boot log stays in the run's console.log, its tail
-# shown if the guest does not finish); the guest's report follows.
+# the cpufreq sample, and tells the cpufreq story from user space; the
+# terminal shows the story alone (run-qemu.sh's story_lines), then the
+# guest's report, then where the whole console is (the kernel's own lines
+# stay there; its tail is shown if the guest does not finish).
 # shell: the same modules loaded, and a shell on the terminal. Results in
 # $OPP_RUNS/MODE.
 set -euo pipefail
@@ -25,7 +26,11 @@ rm -rf "$out"
 echo
 echo "--- the guest's report ($out/channel.log) ---"
 tr -d '\r' <"$out/channel.log"
-grep -q '^opp-verdict-end' "$out/channel.log" && exit 0
+if grep -q '^opp-verdict-end' "$out/channel.log"; then
+	echo
+	echo "--- the guest's whole console, the kernel's lines too: $out/console.log"
+	exit 0
+fi
 echo
 echo "--- the guest did not finish: the last 40 lines of its console ($out/console.log) ---"
 tail -n 40 "$out/console.log"
