@@ -5,7 +5,7 @@
 # allnoconfig + configs/$ARCH.config + configs/$FLAVOUR.config, as
 # WireGuard's tests/qemu builds its guests: only what the guest runs, so
 # that a cold build takes minutes; for uml (User-Mode Linux,
-# x86_64), the UML defconfig + configs/um.config + configs/um-debug.config
+# x86_64), allnoconfig + configs/um.config + configs/um-debug.config
 # or configs/$FLAVOUR.config (kernel_fragments in common.sh). One build
 # directory per version, tier and flavour; it is rebuilt (incrementally)
 # only when the key of its inputs changes.

@@ -86,14 +86,9 @@ kernel_fragments() {
 	esac
 }
 
-# The configuration the fragments are merged on: allnoconfig for the QEMU
-# guests (only what they run), the UML defconfig for User-Mode Linux.
-kernel_base() {
-	case "$TIER" in
-	arm|arm64) echo allnoconfig ;;
-	uml) echo defconfig ;;
-	esac
-}
+# The configuration the fragments are merged on: allnoconfig, only what
+# the guest runs, on every tier.
+kernel_base() { echo allnoconfig; }
 
 # The key of a kernel build: the Debian package version of the source and
 # a hash of every input that shapes the .config.
