@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: install what is missing, build the debug kernel (cached) and
-# the modules, run the lint gates (scripts/lint.sh), boot the guest to run
+# the modules, run the lint gates (scripts/lint.sh) and the README's
+# board commands (scripts/commands.sh), boot the guest to run
 # the KUnit suites of selftest/manifest, judge the run, then prove the
 # judge can fail: canary boots that must be judged failed, each for the
 # reasons it was given. With ARCH=arm64 (TIER=arm64) the guest is the virt
@@ -34,7 +35,8 @@ again="make check"
 echo "seed $seed: replay with $again SEED=$seed"
 
 t0=$(date +%s)
-"$TOP/scripts/deps.sh"
+# dkms: the commands gate builds the library as a board's dkms would.
+EXTRA_PKGS="${EXTRA_PKGS:-} dkms" "$TOP/scripts/deps.sh"
 "$TOP/scripts/build-kernel.sh" >/dev/null
 log "building the modules"
 make -s -C "$TOP" modules >/dev/null
@@ -62,6 +64,10 @@ if [ "$self_check_only" = 0 ]; then
 	out=$("$TOP/scripts/lint.sh") || true
 	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
 	tally lint "$out"
+	log "commands: make install and dkms, as on a board"
+	out=$("$TOP/scripts/commands.sh") || true
+	echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+	tally commands "$out"
 fi
 
 # expect NAME COND: one harness self-check.

@@ -70,14 +70,7 @@ gate checkpatch "${#csrc[@]} files, no error, warning or check" \
 # The modules are built in a copy of the tree, so that every file is
 # compiled (and the objects of the tree are left alone). What kbuild
 # prints besides its progress lines is a finding.
-# The files are listed first and tar reads only those: another build in
-# the tree (.ci/run's other lane) adds objects meanwhile, and tar fails on
-# a directory that changes while it reads it.
-mkdir "$tmp/tree"
-(cd "$TOP" && find . -path ./.git -prune -o ! -type d ! -name '*.o' \
-	! -name '*.ko' ! -name '*.mod*' ! -name '.*.cmd' ! -name modules.order \
-	! -name Module.symvers -print0) |
-	tar -C "$TOP" --null -T - -cf - | tar -C "$tmp/tree" -xf -
+tree_copy "$tmp/tree"
 kbuild() {
 	kernel_make -C "$build" M="$tmp/tree" ARCH="$ARCH" \
 		CROSS_COMPILE="$CROSS_COMPILE" "${symvers[@]}" "$@" modules 2>&1 ||

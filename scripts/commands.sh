@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check's gate on the README's commands that no guest boot runs:
+# each is run as a user would run it on a fresh clone (a copy of the
+# tree, without this checkout's objects), against the kernel of this
+# check ($KVER, $TIER), and what it leaves is checked, one counted check
+# each:
+#
+#   install   make install KDIR=... ARCH=... CROSS_COMPILE=...
+#             INSTALL_MOD_PATH=ROOT, the README's board command (its
+#             KDIR path is make modules KDIR=...'s too): opp.ko alone
+#             under ROOT/lib/modules/RELEASE/, built for the kernel's
+#             machine, and depmod's modules.dep names it
+#   dkms      dkms build of dkms.conf against the kernel build, in a
+#             dkms tree and source tree of its own (nothing of this
+#             host's dkms is touched): opp.ko in the build's module
+#             directory, built for the kernel's machine
+#
+# The bench modules are built by every make check (Kbuild builds bench/
+# with the tests); make bench itself, on its own kernel, is a CI job of
+# its own (.ci/run). Ends with "N passed, N failed".
+set -euo pipefail
+# shellcheck source=scripts/common.sh
+. "$(dirname "$0")/common.sh"
+
+build=$(kernel_build)
+[ -f "$build/Module.symvers" ] ||
+	die "no built kernel in $build (run scripts/build-kernel.sh)"
+release=$(cat "$build/include/config/kernel.release")
+passed=0
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# machine ELF: the machine an ELF file is built for, as readelf names it.
+machine() { readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+kernel_machine=$(machine "$build/vmlinux")
+
+# built_for KO: nothing if KO is a module for this kernel's machine, else
+# why not.
+built_for() {
+	local m
+	m=$(machine "$1")
+	[ "$m" = "$kernel_machine" ] ||
+		echo "${1##*/} is built for '$m', the kernel for '$kernel_machine'"
+}
+
+# gate NAME SUMMARY FINDINGS-FILE: pass if the file is empty, else print it.
+gate() {
+	if [ ! -s "$3" ]; then
+		passed=$((passed + 1))
+		echo "ok    commands: $1: $2"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  commands: $1"
+		sed 's/^/      /' "$3"
+	fi
+}
+
+# The README's board command, from a copy of the tree.
+tree_copy "$tmp/install"
+root=$tmp/root
+: >"$tmp/install.err"
+if ! kernel_make -C "$tmp/install" install KDIR="$build" ARCH="$ARCH" \
+	CROSS_COMPILE="$CROSS_COMPILE" INSTALL_MOD_PATH="$root" \
+	>"$tmp/install.log" 2>&1; then
+	tail -n 20 "$tmp/install.log" >"$tmp/install.err"
+else
+	mods=$root/lib/modules/$release
+	got=$(cd "$mods" 2>/dev/null && find . -name '*.ko' | sed 's|^\./||')
+	[ "$(basename "$got")" = opp.ko ] && [ "$(wc -l <<<"$got")" = 1 ] ||
+		echo "installed under lib/modules/$release: '${got//$'\n'/ }', not opp.ko alone" >>"$tmp/install.err"
+	grep -q "^$got:" "$mods/modules.dep" 2>/dev/null ||
+		echo "modules.dep (depmod) does not name $got" >>"$tmp/install.err"
+	[ -z "$got" ] || built_for "$mods/$got" >>"$tmp/install.err"
+fi
+gate install "make install KDIR=... INSTALL_MOD_PATH=ROOT: ${got:-?} in ROOT/lib/modules/$release, in modules.dep" \
+	"$tmp/install.err"
+
+# dkms, as on a board (dkms.conf), with trees of its own: its source
+# tree holds opp-VERSION, a copy of the tree; kbuild gets the guest's
+# ARCH and CROSS_COMPILE from the environment (common.sh exports them),
+# as a cross build would.
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
+tree_copy "$tmp/dkms-src/opp-$version"
+mkdir -p "$tmp/dkms"
+: >"$tmp/dkms.err"
+if ! dkms build "opp/$version" \
+	-k "$release" -a "$ARCH" --kernelsourcedir "$build" \
+	--sourcetree "$tmp/dkms-src" --dkmstree "$tmp/dkms" \
+	>"$tmp/dkms.log" 2>&1; then
+	tail -n 20 "$tmp/dkms.log" >"$tmp/dkms.err"
+	f=$tmp/dkms/opp/$version/build/make.log
+	[ ! -f "$f" ] || tail -n 20 "$f" >>"$tmp/dkms.err"
+fi
+ko=$(find "$tmp/dkms/opp/$version" -path '*/module/opp.ko*' 2>/dev/null | head -n 1)
+if [ -n "$ko" ]; then
+	built_for "$ko" >>"$tmp/dkms.err"
+elif [ ! -s "$tmp/dkms.err" ]; then
+	echo "dkms build succeeded and left no module/opp.ko in its tree" >>"$tmp/dkms.err"
+fi
+gate dkms "dkms build opp/$version against $release: ${ko#"$tmp/dkms/"}" "$tmp/dkms.err"
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
