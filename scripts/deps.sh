@@ -4,7 +4,7 @@
 # put Debian's static busybox and static bash (the kernel's cpufreq
 # selftests are bash scripts) for the guest's architecture (armhf; arm64
 # for ARCH=arm64; amd64 for User-Mode Linux) in $OPP_CACHE.
-# EXTRA_PKGS adds packages (make bench: gnuplot). Needs root (or sudo) only
+# EXTRA_PKGS adds packages (make check: dkms). Needs root (or sudo) only
 # when something is missing; silent when nothing is.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -18,6 +18,8 @@ pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
 [ "$TIER" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu)
 # A stuck UML guest's host-side backtrace (run-qemu.sh, stacks.log).
 [ "$TIER" = uml ] && pkgs+=(gdb)
+# make bench's plots.
+[ "$FLAVOUR" = bench ] && pkgs+=(gnuplot-nox)
 [ -n "${EXTRA_PKGS:-}" ] && read -ra extra <<<"$EXTRA_PKGS" && pkgs+=("${extra[@]}")
 
 missing=()
