@@ -19,8 +19,9 @@
 #
 # Ends with "N passed, N failed": fails if the bench did not complete, the
 # two libraries disagreed on a lookup, a target lacks its figures or the
-# kernel printed a splat; a missed target is reported, not fatal (the
-# figures depend on the host).
+# kernel printed a splat, or if the judge of those passes a copy of the
+# run with each fault put in (its self-check); a missed target is
+# reported, not fatal (the figures depend on the host).
 # OPP_BENCH_ARGS passes module parameters (runs=, min_run_us=, scale_ms=,
 # max_opps=, max_devs=, writer_us=; see bench/opp_bench_main.c).
 set -euo pipefail
@@ -283,11 +284,33 @@ expect() {
 # expression matches in FILE or not.
 found() { if grep -qE -- "$1" "$2"; then echo yes; else echo no; fi; }
 absent() { if grep -qE -- "$1" "$2"; then echo no; else echo yes; fi; }
-expect "the two libraries agreed on every lookup" \
-	"$(found '^opp-bench-check,agree,ok' "$out/report.log")"
-expect "every target has its figures" \
-	"$(absent 'some figures are missing' "$out/targets.md")"
-expect "the kernel printed no splat (BUG, WARNING, Oops, panic)" \
-	"$(absent 'BUG:|WARNING:|Oops|Kernel panic|Call trace:' "$out/console.log")"
+# judge DIR: the checks of a run's report, targets and console, one
+# "yes" or "no" a line, in the order of the names below.
+judge() {
+	found '^opp-bench-check,agree,ok' "$1/report.log"
+	absent 'some figures are missing' "$1/targets.md"
+	absent 'BUG:|WARNING:|Oops|Kernel panic|Call trace:' "$1/console.log"
+}
+names=("the two libraries agreed on every lookup"
+       "every target has its figures"
+       "the kernel printed no splat (BUG, WARNING, Oops, panic)")
+mapfile -t got < <(judge "$out")
+for i in "${!names[@]}"; do
+	expect "${names[$i]}" "${got[$i]:-no}"
+done
+# The judge's canary: a copy of this run with each fault put in (the
+# libraries disagree, a target's figures missing, a kernel WARNING)
+# must fail each check.
+canary=$(mktemp -d)
+cp "$out/report.log" "$out/targets.md" "$out/console.log" "$canary/"
+sed -i 's/^opp-bench-check,agree,ok/opp-bench-check,agree,differ/' "$canary/report.log"
+echo "| (some figures are missing from the run) | | **missed** |" >>"$canary/targets.md"
+echo "[    1.000000] WARNING: CPU: 0 PID: 1 at opp_bench_canary" >>"$canary/console.log"
+mapfile -t got < <(judge "$canary")
+rm -rf "$canary"
+for i in "${!names[@]}"; do
+	[ "${got[$i]:-}" = no ] && r=yes || r=no
+	expect "self-check: \"${names[$i]}\" fails on a run with that fault put in" "$r"
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

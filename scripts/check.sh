@@ -174,6 +174,24 @@ else
 	expect "a manifest module the build did not make is not loaded" yes
 fi
 
+# The commands gate (scripts/commands.sh), given a copy of the tree in
+# which each command is broken as a change could break it: the library's
+# install also installing the samples (Kbuild's library-only list), and
+# dkms told of a module the build does not make (dkms.conf).
+broken=$runs/commands-broken
+rm -rf "$broken"
+tree_copy "$broken"
+# shellcheck disable=SC2016 # make's $(...), not the shell's
+printf '\n# commands canary\nifeq ($(OPP_LIBRARY_ONLY),y)\nobj-m += samples/\nendif\n' \
+	>>"$broken/Kbuild"
+sed -i 's/^BUILT_MODULE_NAME\[0\]="opp"$/BUILT_MODULE_NAME[0]="opp_gone"/' "$broken/dkms.conf"
+verdict=$("$TOP/scripts/commands.sh" --tree "$broken" 2>&1) || true
+fails_for "make install putting more than opp.ko in the root fails the commands gate" \
+	'^FAIL  commands: install$' "installed under lib/modules/[^:]*: '.*opp_demo\.ko.*', not opp\.ko alone"
+fails_for "a dkms.conf naming a module the build does not make fails the commands gate" \
+	'^FAIL  commands: dkms$' 'opp_gone'
+rm -rf "$broken"
+
 # The closing lines, once the last check has run.
 finish() {
 	log "the self-check took $(($(date +%s) - t1)) s"

@@ -19,9 +19,22 @@
 # The bench modules are built by every make check (Kbuild builds bench/
 # with the tests); make bench itself, on its own kernel, is a CI job of
 # its own (.ci/run). Ends with "N passed, N failed".
+#
+#   commands.sh [--tree DIR]
+#
+# --tree DIR: the sources to copy (default: this checkout); check.sh's
+# self-check gives it a copy with each command broken.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
 . "$(dirname "$0")/common.sh"
+
+tree=$TOP
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--tree) tree=$(cd "${2:?--tree wants a directory}" && pwd); shift 2 ;;
+	*) die "unknown argument $1" ;;
+	esac
+done
 
 build=$(kernel_build)
 [ -f "$build/Module.symvers" ] ||
@@ -33,7 +46,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # machine ELF: the machine an ELF file is built for, as readelf names it.
-machine() { readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+machine() { { readelf -h "$1" 2>/dev/null || true; } | sed -n 's/^ *Machine: *//p'; }
 kernel_machine=$(machine "$build/vmlinux")
 
 # built_for KO: nothing if KO is a module for this kernel's machine, else
@@ -58,7 +71,7 @@ gate() {
 }
 
 # The README's board command, from a copy of the tree.
-tree_copy "$tmp/install"
+tree_copy "$tmp/install" "$tree"
 root=$tmp/root
 : >"$tmp/install.err"
 if ! kernel_make -C "$tmp/install" install KDIR="$build" ARCH="$ARCH" \
@@ -67,22 +80,29 @@ if ! kernel_make -C "$tmp/install" install KDIR="$build" ARCH="$ARCH" \
 	tail -n 20 "$tmp/install.log" >"$tmp/install.err"
 else
 	mods=$root/lib/modules/$release
-	got=$(cd "$mods" 2>/dev/null && find . -name '*.ko' | sed 's|^\./||')
-	[ "$(basename "$got")" = opp.ko ] && [ "$(wc -l <<<"$got")" = 1 ] ||
-		echo "installed under lib/modules/$release: '${got//$'\n'/ }', not opp.ko alone" >>"$tmp/install.err"
-	grep -q "^$got:" "$mods/modules.dep" 2>/dev/null ||
-		echo "modules.dep (depmod) does not name $got" >>"$tmp/install.err"
-	[ -z "$got" ] || built_for "$mods/$got" >>"$tmp/install.err"
+	mapfile -t got < <(cd "$mods" 2>/dev/null && find . -name '*.ko' |
+		sed 's|^\./||' | sort)
+	{
+		if [ "${#got[@]}" != 1 ] || [ "${got[0]##*/}" != opp.ko ]; then
+			echo "installed under lib/modules/$release: '${got[*]}', not opp.ko alone"
+		fi
+		for ko in "${got[@]}"; do
+			[ "${ko##*/}" = opp.ko ] || continue
+			grep -q "^$ko:" "$mods/modules.dep" 2>/dev/null ||
+				echo "modules.dep (depmod) does not name $ko"
+			built_for "$mods/$ko"
+		done
+	} >>"$tmp/install.err"
 fi
-gate install "make install KDIR=... INSTALL_MOD_PATH=ROOT: ${got:-?} in ROOT/lib/modules/$release, in modules.dep" \
+gate install "make install KDIR=... INSTALL_MOD_PATH=ROOT: ${got[*]:-?} in ROOT/lib/modules/$release, in modules.dep" \
 	"$tmp/install.err"
 
 # dkms, as on a board (dkms.conf), with trees of its own: its source
 # tree holds opp-VERSION, a copy of the tree; kbuild gets the guest's
 # ARCH and CROSS_COMPILE from the environment (common.sh exports them),
 # as a cross build would.
-version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
-tree_copy "$tmp/dkms-src/opp-$version"
+version=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$tree/dkms.conf")
+tree_copy "$tmp/dkms-src/opp-$version" "$tree"
 mkdir -p "$tmp/dkms"
 : >"$tmp/dkms.err"
 if ! dkms build "opp/$version" \

@@ -172,18 +172,20 @@ module_dir() {
 		echo "$OPP_MODULES/$KVER-$(tier_name)$FLAVOUR"
 	fi
 }
-# tree_copy DIR: the checkout's sources, without git's data or kbuild's
-# outputs, copied into DIR (made if missing): a tree to build in that
-# leaves the checkout's objects alone, as a fresh clone would be. The
-# files are listed first and tar reads only those: another build in the
-# checkout (.ci/run's other lane) adds objects meanwhile, and tar fails
-# on a directory that changes while it reads it.
+# tree_copy DIR [FROM]: the sources of FROM (default: the checkout),
+# without git's data or kbuild's outputs, copied into DIR (made if
+# missing): a tree to build in that leaves the checkout's objects alone,
+# as a fresh clone would be. The files are listed first and tar reads
+# only those: another build in the checkout (.ci/run's other lane) adds
+# objects meanwhile, and tar fails on a directory that changes while it
+# reads it.
 tree_copy() {
+	local from=${2:-$TOP}
 	mkdir -p "$1"
-	(cd "$TOP" && find . -path ./.git -prune -o ! -type d ! -name '*.o' \
+	(cd "$from" && find . -path ./.git -prune -o ! -type d ! -name '*.o' \
 		! -name '*.ko' ! -name '*.mod*' ! -name '.*.cmd' \
 		! -name modules.order ! -name Module.symvers -print0) |
-		tar -C "$TOP" --null -T - -cf - | tar -C "$1" -xf -
+		tar -C "$from" --null -T - -cf - | tar -C "$1" -xf -
 }
 
 # The static busybox for the guest's architecture (scripts/deps.sh).
