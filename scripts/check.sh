@@ -35,8 +35,7 @@ again="make check"
 echo "seed $seed: replay with $again SEED=$seed"
 
 t0=$(date +%s)
-# dkms: the commands gate builds the library as a board's dkms would.
-EXTRA_PKGS="${EXTRA_PKGS:-} dkms" "$TOP/scripts/deps.sh"
+"$TOP/scripts/deps.sh"
 "$TOP/scripts/build-kernel.sh" >/dev/null
 log "building the modules"
 make -s -C "$TOP" modules >/dev/null

@@ -4,7 +4,7 @@
 # put Debian's static busybox and static bash (the kernel's cpufreq
 # selftests are bash scripts) for the guest's architecture (armhf; arm64
 # for ARCH=arm64; amd64 for User-Mode Linux) in $OPP_CACHE.
-# EXTRA_PKGS adds packages (make check: dkms). Needs root (or sudo) only
+# EXTRA_PKGS adds packages. Needs root (or sudo) only
 # when something is missing; silent when nothing is.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -16,6 +16,9 @@ pkgs=(build-essential bc bison flex libssl-dev cpio kmod xz-utils
 # The arm64 guest's cross compiler (qemu-system-aarch64 comes with
 # qemu-system-arm).
 [ "$TIER" = arm64 ] && pkgs+=(gcc-aarch64-linux-gnu)
+# make check builds the library with dkms, as a board would
+# (scripts/commands.sh).
+pkgs+=(dkms)
 # A stuck UML guest's host-side backtrace (run-qemu.sh, stacks.log).
 [ "$TIER" = uml ] && pkgs+=(gdb)
 # make bench's plots.
