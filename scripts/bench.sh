@@ -271,15 +271,7 @@ fi
 # and a row that stops building or running on a tier must fail it.
 passed=0
 failed=0
-expect() {
-	if [ "$2" = yes ]; then
-		passed=$((passed + 1))
-		echo "ok    bench: $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  bench: $1"
-	fi
-}
+expect() { counted bench "$1" "$2"; }
 # found / absent PATTERN FILE: yes or no, as an extended regular
 # expression matches in FILE or not.
 found() { if grep -qE -- "$1" "$2"; then echo yes; else echo no; fi; }

@@ -70,15 +70,7 @@ if [ "$self_check_only" = 0 ]; then
 fi
 
 # expect NAME COND: one harness self-check.
-expect() {
-	if [ "$2" = yes ]; then
-		passed=$((passed + 1))
-		echo "ok    self-check: $1"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  self-check: $1"
-	fi
-}
+expect() { counted self-check "$1" "$2"; }
 
 # The main run's modules: the manifest's "test" modules of this tier, in
 # its order; one the build did not make fails the run (manifest_run).
@@ -186,9 +178,9 @@ printf '\n# commands canary\nifeq ($(OPP_LIBRARY_ONLY),y)\nobj-m += samples/\nen
 sed -i 's/^BUILT_MODULE_NAME\[0\]="opp"$/BUILT_MODULE_NAME[0]="opp_gone"/' "$broken/dkms.conf"
 verdict=$("$TOP/scripts/commands.sh" --tree "$broken" 2>&1) || true
 fails_for "make install putting more than opp.ko in the root fails the commands gate" \
-	'^FAIL  commands: install$' "installed under lib/modules/[^:]*: '.*opp_demo\.ko.*', not opp\.ko alone"
+	'^FAIL  commands: install: [0-9]+ lines of findings$' "installed under lib/modules/[^:]*: '.*opp_demo\.ko.*', not opp\.ko alone"
 fails_for "a dkms.conf naming a module the build does not make fails the commands gate" \
-	'^FAIL  commands: dkms$' 'opp_gone'
+	'^FAIL  commands: dkms: [0-9]+ lines of findings$' 'opp_gone'
 rm -rf "$broken"
 
 # The closing lines, once the last check has run.

@@ -58,17 +58,6 @@ built_for() {
 		echo "${1##*/} is built for '$m', the kernel for '$kernel_machine'"
 }
 
-# gate NAME SUMMARY FINDINGS-FILE: pass if the file is empty, else print it.
-gate() {
-	if [ ! -s "$3" ]; then
-		passed=$((passed + 1))
-		echo "ok    commands: $1: $2"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  commands: $1"
-		sed 's/^/      /' "$3"
-	fi
-}
 
 # The README's board command, from a copy of the tree.
 tree_copy "$tmp/install" "$tree"
@@ -94,7 +83,7 @@ else
 		done
 	} >>"$tmp/install.err"
 fi
-gate install "make install KDIR=... INSTALL_MOD_PATH=ROOT: ${got[*]:-?} in ROOT/lib/modules/$release, in modules.dep" \
+gate commands install "make install KDIR=... INSTALL_MOD_PATH=ROOT: ${got[*]:-?} in ROOT/lib/modules/$release, in modules.dep" \
 	"$tmp/install.err"
 
 # dkms, as on a board (dkms.conf), with trees of its own: its source
@@ -119,7 +108,7 @@ if [ -n "$ko" ]; then
 elif [ ! -s "$tmp/dkms.err" ]; then
 	echo "dkms build succeeded and left no module/opp.ko in its tree" >>"$tmp/dkms.err"
 fi
-gate dkms "dkms build opp/$version against $release: ${ko#"$tmp/dkms/"}" "$tmp/dkms.err"
+gate commands dkms "dkms build opp/$version against $release: ${ko#"$tmp/dkms/"}" "$tmp/dkms.err"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -172,6 +172,31 @@ module_dir() {
 		echo "$OPP_MODULES/$KVER-$(tier_name)$FLAVOUR"
 	fi
 }
+# Counted checks: each prints its "ok" or "FAIL" line and adds one to the
+# caller's $passed or $failed, which its closing "N passed, N failed"
+# line sums (check.sh and .ci/run add those lines up).
+# counted LABEL NAME yes|no
+counted() {
+	if [ "$3" = yes ]; then
+		passed=$((passed + 1))
+		echo "ok    $1: $2"
+	else
+		failed=$((failed + 1))
+		echo "FAIL  $1: $2"
+	fi
+}
+
+# gate LABEL NAME SUMMARY FINDINGS-FILE: a counted check that passes if
+# the file is empty; else its findings are printed, indented.
+gate() {
+	if [ ! -s "$4" ]; then
+		counted "$1" "$2: $3" yes
+	else
+		counted "$1" "$2: $(wc -l <"$4") lines of findings" no
+		sed 's/^/      /' "$4"
+	fi
+}
+
 # tree_copy DIR [FROM]: the sources of FROM (default: the checkout),
 # without git's data or kbuild's outputs, copied into DIR (made if
 # missing): a tree to build in that leaves the checkout's objects alone,

@@ -37,17 +37,6 @@ files() {
 		\( "$@" \) -print | sed 's|^\./||' | sort
 }
 
-# gate NAME SUMMARY FINDINGS-FILE: pass if the file is empty, else print it.
-gate() {
-	if [ ! -s "$3" ]; then
-		passed=$((passed + 1))
-		echo "ok    lint: $1: $2"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  lint: $1: $(wc -l <"$3") lines of findings"
-		sed 's/^/      /' "$3"
-	fi
-}
 
 mapfile -t csrc < <(files -name '*.c' -o -name '*.h')
 [ ${#csrc[@]} -gt 0 ] || die "no C source found under $TOP"
@@ -64,7 +53,7 @@ for f in "${csrc[@]}"; do
 		-f "$f" | grep -E ': (ERROR|WARNING|CHECK):' >>"$tmp/checkpatch" ||
 		true
 done
-gate checkpatch "${#csrc[@]} files, no error, warning or check" \
+gate lint checkpatch "${#csrc[@]} files, no error, warning or check" \
 	"$tmp/checkpatch"
 
 # The modules are built in a copy of the tree, so that every file is
@@ -94,7 +83,7 @@ kbuild W=1 >"$tmp/w1.log"
 n=$(grep -cE '^ +CC \[M\] ' "$tmp/w1.log" || true)
 findings <"$tmp/w1.log" >"$tmp/w1"
 [ "$n" -gt 0 ] || echo "no object was compiled" >>"$tmp/w1"
-gate "W=1 build" "$n objects against $KVER, no warning" "$tmp/w1"
+gate lint "W=1 build" "$n objects against $KVER, no warning" "$tmp/w1"
 
 # C=2 checks every source whether or not it is rebuilt; with the same W=1
 # nothing is recompiled, so what it prints is sparse's alone.
@@ -102,7 +91,7 @@ kbuild W=1 C=2 >"$tmp/sparse.log"
 n=$(grep -cE '^ +CHECK ' "$tmp/sparse.log" || true)
 findings <"$tmp/sparse.log" >"$tmp/sparse"
 [ "$n" -gt 0 ] || echo "sparse checked no file" >>"$tmp/sparse"
-gate sparse "$n files against $KVER, no warning" "$tmp/sparse"
+gate lint sparse "$n files against $KVER, no warning" "$tmp/sparse"
 
 # kernel-doc: 6.1 reports missing descriptions with -v (and prints "info"
 # lines then), later trees with -Wall.
@@ -120,7 +109,7 @@ for f in "${csrc[@]}"; do
 	"${kdoc[@]}" "$f" 2>&1 | grep -v ': info: ' >>"$tmp/kdoc" || true
 done
 [ "$ndoc" -gt 0 ] || echo "no file with kernel-doc found" >>"$tmp/kdoc"
-gate kernel-doc "$ndoc files with kernel-doc, no warning" "$tmp/kdoc"
+gate lint kernel-doc "$ndoc files with kernel-doc, no warning" "$tmp/kdoc"
 
 # Shell scripts: by name or by their #! line.
 mapfile -t shs < <(files -true)
@@ -138,7 +127,7 @@ if [ ${#sh[@]} -eq 0 ]; then
 else
 	shellcheck -x -f gcc "${sh[@]}" >"$tmp/shellcheck" 2>&1 || true
 fi
-gate shell "${#sh[@]} scripts, no finding" "$tmp/shellcheck"
+gate lint shell "${#sh[@]} scripts, no finding" "$tmp/shellcheck"
 
 # reStructuredText: docutils with the kernel-doc directive (see the script).
 mapfile -t rst < <(files -name '*.rst')
@@ -148,7 +137,7 @@ for f in "${rst[@]}"; do
 		"$tmp/out.html" >>"$tmp/rst" 2>&1 || true
 done
 [ ${#rst[@]} -gt 0 ] || echo "no .rst document found" >>"$tmp/rst"
-gate rst "${#rst[@]} documents render, no warning" "$tmp/rst"
+gate lint rst "${#rst[@]} documents render, no warning" "$tmp/rst"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
