@@ -33,8 +33,8 @@
  * srcu_init_notifier_head() BUG()s where it fails to allocate.
  *
  * This file is the core: data; internals; updaters; notifiers; searches
- * and accessors; copy-out lookups; table handles; module load and
- * unload. opp_internal.h says which file holds the rest, and what the
+ * and accessors; copy-out lookups; table handles; the core's start and
+ * end. Kbuild says which file holds the rest, opp_internal.h what the
  * files share.
  */
 
@@ -693,15 +693,17 @@ static void opp_points_taken(struct opp *pts, unsigned int n,
  * @dev's table in one copy, so that readers see all of them or none. A
  * point already present with the same voltage and available is skipped;
  * one present otherwise is -EEXIST and nothing is added. @facts, if not
- * NULL, are those of the device-tree table the points come from. On
- * success the table owns the extras of the points it added, and their
- * ->extra in @pts is cleared; the caller frees those left.
+ * NULL, are those of the device-tree table the points come from; @cfg, if
+ * not NULL, is @dev's configuration, whose supplies each new point is
+ * checked against. On success the table owns the extras of the points it
+ * added, and their ->extra in @pts is cleared; the caller frees those
+ * left.
  */
-int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
-			  const struct opp_table_facts *facts)
+int opp_add_points_locked(struct device *dev,
+			  const struct opp_dev_config *cfg, struct opp *pts,
+			  unsigned int n, const struct opp_table_facts *facts)
 {
 	struct opp_array *old = NULL, *arr;
-	const struct opp_dev_config *cfg;
 	struct opp_table *table, *fresh;
 	unsigned int i, j, k, fresh_n = 0, old_n = 0;
 	int ret = 0;
@@ -712,7 +714,6 @@ int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
 		old = opp_array_locked(table);
 		old_n = old->count;
 	}
-	cfg = opp_config_locked(dev);
 	for (i = 0; i < n; i++) {
 		j = old ? opp_key_bound(old, &pts[i]) : 0;
 		if (j == old_n || opp_key_cmp(&old->opp[j], &pts[i])) {
@@ -840,7 +841,7 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		return -EINVAL;
 	}
 	mutex_lock(&opp_lock);
-	ret = opp_add_points_locked(dev, &pt, 1, NULL);
+	ret = opp_add_points_locked(dev, opp_config_locked(dev), &pt, 1, NULL);
 	mutex_unlock(&opp_lock);
 	return ret;
 }
@@ -2409,25 +2410,22 @@ struct opp *opp_table_find_freq_floor(struct opp_table *table,
 }
 EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
-/* ---- Module load and unload ---- */
+/* ---- The core's start and end (opp_module.c calls them) ---- */
 
-static int __init opp_init(void)
+int __init opp_core_init(void)
 {
 	struct opp_map *map = opp_map_alloc(OPP_MAP_MIN_BITS);
 
 	if (!map)
 		return -ENOMEM;
 	opp_map_publish(map);
-	opp_debugfs_init();
 	return 0;
 }
-module_init(opp_init);
 
-static void __exit opp_exit(void)
+void __exit opp_core_exit(void)
 {
 	struct opp_table *table, *tmp;
 
-	opp_debugfs_exit();
 	/*
 	 * Tables and configurations that users never removed. No user is
 	 * left, so nobody reads them, and a notifier still registered would
@@ -2446,7 +2444,3 @@ static void __exit opp_exit(void)
 	/* Let every callback queued by kfree_rcu() run before we go. */
 	rcu_barrier();
 }
-module_exit(opp_exit);
-
-MODULE_DESCRIPTION("Operating Performance Points library");
-MODULE_LICENSE("GPL");

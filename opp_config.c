@@ -74,7 +74,8 @@ static void opp_config_release(struct kref *ref)
 						  ref);
 
 	/* The votes, the paths and the supplies' enable go with the device. */
-	opp_rate_release(cfg);
+	if (cfg->release)
+		cfg->release(cfg);
 	put_device(cfg->dev);
 	opp_config_free(cfg);
 }

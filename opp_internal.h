@@ -1,22 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What the library's files share; callers see opp.h only. Who owns what:
- *
- * - opp.c: the tables, the device map, the updaters, notifiers, searches,
- *   copy-out lookups, table handles, module load and unload;
- * - opp_cpu.c: CPUs sharing a table, the cpufreq frequency table;
- * - opp_config.c: what a driver says of its device before its table is
- *   read (opp_set_config()): supported hardware, property names, the
- *   clock and the supply, and which OPPs that supply can give;
- * - opp_of.c: reading tables from the device tree;
- * - opp_rate.c: programming a device's clock and supply to an OPP;
- * - opp_debugfs.c: the read-only view of every table;
- * - opp_em.c: a table's power registered with the kernel's energy model,
- *   through the exported lookups alone.
- *
- * No call goes both ways between two files: opp_cpu.c, opp_of.c and
- * opp_rate.c call the core and opp_config.c; the core calls opp_config.c
- * and opp_debugfs.c, which call nothing but the inline helpers below.
+ * What the library's files share; callers see opp.h only. Kbuild lists the
+ * files, each with what it holds, from the bottom layer up: a file calls
+ * only the files listed before it (make lint checks it). Data declared
+ * here (the update lock, the list of tables) is shared by all.
  */
 #ifndef _OPP_INTERNAL_H
 #define _OPP_INTERNAL_H
@@ -184,6 +171,12 @@ struct opp_dev_config {
 	struct opp_point *next;
 	bool at_opp;
 	bool enabled;
+	/*
+	 * What undoes the above when the configuration goes: set by the
+	 * transition's file on the device's first transition, so that this
+	 * file, below it, never calls up into it.
+	 */
+	void (*release)(struct opp_dev_config *cfg);
 };
 
 /* Serializes every update of every table, of the map and of the lists. */
@@ -345,21 +338,7 @@ static inline struct opp_array *opp_array_locked(struct opp_table *table)
 					 lockdep_is_held(&opp_lock));
 }
 
-/* opp.c */
-int opp_key_cmp(const struct opp *a, const struct opp *b);
-struct opp_extra *opp_extra_alloc(const struct opp_extra_size *size);
-void opp_extra_free(struct opp_extra *extra);
-void opp_set_available(struct opp_table *table, unsigned int i,
-		       bool available);
-int opp_add_points_locked(struct device *dev, struct opp *pts, unsigned int n,
-			  const struct opp_table_facts *facts);
-int opp_share_of_locked(struct device *dev, const struct device_node *np);
-int opp_table_share(struct opp_table *table, struct device *dev);
-void opp_table_unshare(struct opp_table *table, unsigned int k);
-bool opp_voltage_span(struct device *dev, unsigned long *lo,
-		      unsigned long *hi);
-
-/* opp_config.c */
+/* opp_config.c: calls nothing of the library's. */
 struct opp_dev_config *opp_config_locked(struct device *dev);
 struct opp_dev_config *opp_config_get(struct device *dev);
 void opp_config_put(struct opp_dev_config *cfg);
@@ -367,10 +346,24 @@ void opp_config_exit(void);
 void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
 		      struct opp *pt);
 
-/* opp_rate.c */
-void opp_rate_release(struct opp_dev_config *cfg);
+/* opp.c, the core: calls opp_config.c. */
+int opp_core_init(void);
+void opp_core_exit(void);
+int opp_key_cmp(const struct opp *a, const struct opp *b);
+struct opp_extra *opp_extra_alloc(const struct opp_extra_size *size);
+void opp_extra_free(struct opp_extra *extra);
+void opp_set_available(struct opp_table *table, unsigned int i,
+		       bool available);
+int opp_add_points_locked(struct device *dev,
+			  const struct opp_dev_config *cfg, struct opp *pts,
+			  unsigned int n, const struct opp_table_facts *facts);
+int opp_share_of_locked(struct device *dev, const struct device_node *np);
+int opp_table_share(struct opp_table *table, struct device *dev);
+void opp_table_unshare(struct opp_table *table, unsigned int k);
+bool opp_voltage_span(struct device *dev, unsigned long *lo,
+		      unsigned long *hi);
 
-/* opp_debugfs.c */
+/* opp_debugfs.c: reads the core's tables under opp_lock. */
 void opp_debugfs_init(void);
 void opp_debugfs_exit(void);
 

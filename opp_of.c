@@ -928,7 +928,7 @@ int opp_of_add_table(struct device *dev)
 	ret = tnp ? opp_of_parse_v2(&p, tnp, &pts) :
 		opp_of_parse_v1(dev, np, &pts);
 	if (ret > 0)
-		ret = opp_add_points_locked(dev, pts, ret, &p.facts);
+		ret = opp_add_points_locked(dev, p.cfg, pts, ret, &p.facts);
 	if (!ret && tnp)
 		opp_of_link_pending(opp_table_locked(dev));
 unlock:

@@ -401,6 +401,27 @@ static int opp_move_run(const struct opp_move *m)
 }
 
 /*
+ * What the device's transitions kept, undone when its configuration goes
+ * (opp_dev_config's @release).
+ */
+static void opp_rate_release(struct opp_dev_config *cfg)
+{
+	unsigned int i;
+
+	if (cfg->cur && cfg->at_opp && cfg->cur->vote &&
+	    dev_pm_genpd_set_performance_state(cfg->dev, 0))
+		dev_warn(cfg->dev, "could not drop the power domain's vote\n");
+	while (cfg->nr_paths)
+		icc_put(cfg->paths[--cfg->nr_paths]);
+	if (cfg->enabled)
+		for (i = 0; i < opp_rate_nr_supplies(cfg); i++)
+			regulator_disable(opp_rate_reg(cfg, i));
+	kfree(cfg->paths);
+	kfree(cfg->cur);
+	kfree(cfg->next);
+}
+
+/*
  * What the first transition of @cfg's device needs: its table's
  * interconnect paths, got now (the table is read by then, and it says how
  * many), and the points. Under @cfg->rate_lock.
@@ -415,6 +436,7 @@ static int opp_rate_prepare(struct device *dev, struct opp_dev_config *cfg)
 	lockdep_assert_held(&cfg->rate_lock);
 	if (cfg->cur)
 		return 0;
+	cfg->release = opp_rate_release;
 	rcu_read_lock();
 	table = opp_table_find(dev);
 	n = table ? table->nr_paths : 0;
@@ -458,23 +480,6 @@ put:
 	kfree(cfg->paths);
 	cfg->paths = NULL;
 	return ret;
-}
-
-void opp_rate_release(struct opp_dev_config *cfg)
-{
-	unsigned int i;
-
-	if (cfg->cur && cfg->at_opp && cfg->cur->vote &&
-	    dev_pm_genpd_set_performance_state(cfg->dev, 0))
-		dev_warn(cfg->dev, "could not drop the power domain's vote\n");
-	while (cfg->nr_paths)
-		icc_put(cfg->paths[--cfg->nr_paths]);
-	if (cfg->enabled)
-		for (i = 0; i < opp_rate_nr_supplies(cfg); i++)
-			regulator_disable(opp_rate_reg(cfg, i));
-	kfree(cfg->paths);
-	kfree(cfg->cur);
-	kfree(cfg->next);
 }
 
 enum opp_rate_key { OPP_KEY_FREQ, OPP_KEY_LEVEL };
