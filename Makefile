@@ -14,17 +14,12 @@
 #                         OPP core; RECORD=1 also updates Documentation/bench
 #   make quick            the fast loop: every KUnit suite on User-Mode Linux
 #
-# KVER picks the Debian linux-source tree (default 6.1), FLAVOUR the kernel
+# KVER picks the Debian linux-source tree, FLAVOUR the kernel
 # config (debug or bench; kcsan on arm64), TIER the guest: arm (QEMU
 # vexpress-a9, default), arm64 (QEMU virt with the KCSAN kernel: make check
 # ARCH=arm64, make run ARCH=arm64) or uml (User-Mode Linux on the x86_64
 # host: make bench TIER=uml). Kernel builds live in OPP_CACHE, never here.
-
-KVER ?= 6.1
-OPP_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/opp
-# Where module builds for other kernels than the ARM debug one go; two
-# checkouts building at once each need their own.
-OPP_MODULES ?= $(OPP_CACHE)/modules
+# The defaults of KVER, OPP_CACHE and OPP_MODULES are scripts/defaults.sh's.
 
 # The guest (TIER: arm, arm64 or uml; without one, kbuild's ARCH picks it:
 # make check ARCH=arm64 is the arm64 KCSAN guest), its FLAVOUR, its kernel
@@ -41,9 +36,10 @@ OPP_FACTS := $(shell KVER='$(KVER)' TIER='$(TIER)' ARCH='$(ARCH)' \
 ifeq ($(filter TIER=%,$(OPP_FACTS)),)
 $(error no guest for TIER='$(TIER)' ARCH='$(ARCH)' (arm, arm64 or uml))
 endif
-$(foreach fact,$(filter TIER=% FLAVOUR=%,$(OPP_FACTS)),$(eval $(fact)))
+ALWAYS_FACTS := KVER=% OPP_CACHE=% OPP_MODULES=% TIER=% FLAVOUR=%
+$(foreach fact,$(filter $(ALWAYS_FACTS),$(OPP_FACTS)),$(eval $(fact)))
 ifeq ($(KDIR),)
-$(foreach fact,$(filter-out TIER=% FLAVOUR=%,$(OPP_FACTS)),$(eval $(fact)))
+$(foreach fact,$(filter-out $(ALWAYS_FACTS),$(OPP_FACTS)),$(eval $(fact)))
 KBUILD_ARGS := ARCH=$(KBUILD_ARCH) CROSS_COMPILE=$(KBUILD_CROSS_COMPILE)
 ifeq ($(TIER),uml)
 KBUILD_ARGS += SUBARCH=x86_64

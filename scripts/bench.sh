@@ -304,5 +304,5 @@ for i in "${!names[@]}"; do
 	[ "${got[$i]:-}" = no ] && r=yes || r=no
 	expect "self-check: \"${names[$i]}\" fails on a run with that fault put in" "$r"
 done
-echo "$passed passed, $failed failed"
+closing_line
 [ "$failed" -eq 0 ]

@@ -110,5 +110,5 @@ elif [ ! -s "$tmp/dkms.err" ]; then
 fi
 gate commands dkms "dkms build opp/$version against $release: ${ko#"$tmp/dkms/"}" "$tmp/dkms.err"
 
-echo "$passed passed, $failed failed"
+closing_line
 [ "$failed" -eq 0 ]

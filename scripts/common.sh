@@ -2,16 +2,11 @@
 # Shared settings for the host-side scripts; sourced, never run.
 # shellcheck shell=bash
 
-# Where everything that is not source lives: the unpacked kernel trees, the
-# kernel builds (one directory per version and flavour), the guest's
-# busybox, the module builds for flavours other than debug, the runs.
-OPP_CACHE=${OPP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/opp}
-OPP_MODULES=${OPP_MODULES:-$OPP_CACHE/modules}
-# Where guest runs leave their logs (console, report channel).
-OPP_RUNS=${OPP_RUNS:-$OPP_CACHE/runs}
-KVER=${KVER:-6.1}
-
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/defaults.sh
+. "$TOP/scripts/defaults.sh"
+# shellcheck source=scripts/tally.sh
+. "$TOP/scripts/tally.sh"
 JOBS=${JOBS:-$(($(nproc) + 1))}
 
 log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
@@ -172,29 +167,12 @@ module_dir() {
 		echo "$OPP_MODULES/$KVER-$(tier_name)$FLAVOUR"
 	fi
 }
-# Counted checks: each prints its "ok" or "FAIL" line and adds one to the
-# caller's $passed or $failed, which its closing "N passed, N failed"
-# line sums (check.sh and .ci/run add those lines up).
-# counted LABEL NAME yes|no
-counted() {
-	if [ "$3" = yes ]; then
-		passed=$((passed + 1))
-		echo "ok    $1: $2"
-	else
-		failed=$((failed + 1))
-		echo "FAIL  $1: $2"
-	fi
-}
-
-# gate LABEL NAME SUMMARY FINDINGS-FILE: a counted check that passes if
-# the file is empty; else its findings are printed, indented.
-gate() {
-	if [ ! -s "$4" ]; then
-		counted "$1" "$2: $3" yes
-	else
-		counted "$1" "$2: $(wc -l <"$4") lines of findings" no
-		sed 's/^/      /' "$4"
-	fi
+# layer_order: the library's objects, bottom layer first, as the top
+# Kbuild's opp-y lines list them (their one owner; scripts/layers.sh).
+layer_order() {
+	awk '$1 == "opp-y" && ($2 == ":=" || $2 == "+=") {
+		for (i = 3; i <= NF; i++) print $i
+	}' "$TOP/Kbuild"
 }
 
 # tree_copy DIR [FROM]: the sources of FROM (default: the checkout),

@@ -5,13 +5,15 @@
 #   checkpatch  --strict on every .c and .h of the tree
 #   sparse      make C=2 (every source) against the cached kernel build
 #   W=1         the modules build with the extra warnings
+#   layers      each of the library's objects calls only those below it
+#               (Kbuild's order, scripts/layers.sh), with its canary
 #   kernel-doc  every .c and .h, with the warnings for missing descriptions
 #   shell       shellcheck -x on every shell script (*.sh or a sh/bash #! line)
 #   rst         every .rst, rendered by scripts/rst2html-kdoc.py
 #
 # Files are found by walking the tree, so new ones are linted without
 # being listed here. A gate passes only with zero findings; its findings
-# are printed. Uses the unpacked tree and the build of $KVER (default 6.1).
+# are printed. Uses the unpacked tree and the build of $KVER.
 # Ends with "N passed, N failed"; exits non-zero on any finding.
 set -euo pipefail
 # shellcheck source=scripts/common.sh
@@ -85,6 +87,22 @@ findings <"$tmp/w1.log" >"$tmp/w1"
 [ "$n" -gt 0 ] || echo "no object was compiled" >>"$tmp/w1"
 gate lint "W=1 build" "$n objects against $KVER, no warning" "$tmp/w1"
 
+# Layers: the objects just built, against Kbuild's order. Its canary: the
+# same objects in the reverse order must show calls going up, or the
+# check could pass by finding nothing at all.
+mapfile -t layers < <(layer_order)
+"$TOP/scripts/layers.sh" "$tmp/tree" >"$tmp/layers" 2>&1 || true
+gate lint layers "${#layers[@]} objects, each calls only those below it" \
+	"$tmp/layers"
+mapfile -t reversed < <(printf '%s\n' "${layers[@]}" | tac)
+if "$TOP/scripts/layers.sh" "$tmp/tree" "${reversed[@]}" >"$tmp/upside" 2>&1 ||
+	! grep -q 'a layer above it$' "$tmp/upside"; then
+	counted lint "layers canary: the reverse order is not refused" no
+	sed 's/^/      /' "$tmp/upside"
+else
+	counted lint "layers canary: the reverse order shows $(wc -l <"$tmp/upside") calls going up" yes
+fi
+
 # C=2 checks every source whether or not it is rebuilt; with the same W=1
 # nothing is recompiled, so what it prints is sparse's alone.
 kbuild W=1 C=2 >"$tmp/sparse.log"
@@ -139,5 +157,5 @@ done
 [ ${#rst[@]} -gt 0 ] || echo "no .rst document found" >>"$tmp/rst"
 gate lint rst "${#rst[@]} documents render, no warning" "$tmp/rst"
 
-echo "$passed passed, $failed failed"
+closing_line
 [ "$failed" -eq 0 ]
