@@ -20,7 +20,6 @@ TIERS = re.compile(r"(arm|arm64|uml)(,(arm|arm64|uml))*")
 class Manifest:
     suites: dict = field(default_factory=dict)   # module: [suite, ...]
     module: dict = field(default_factory=dict)   # suite: module
-    results: dict = field(default_factory=dict)  # suite: results reported
     tiers: dict = field(default_factory=dict)    # test module: tiers or None
     checks: list = field(default_factory=list)   # (when, name)
     skips: dict = field(default_factory=dict)    # tier: ["SUITE.CASE", ...]
@@ -33,12 +32,10 @@ class Manifest:
 
 def suite_line(w):
     """Whether W, the words of a manifest line, are "test MODULE SUITE
-    RESULTS [TIER,...]" or "canary MODULE SUITE RESULTS"."""
-    if len(w) < 4 or not re.fullmatch(r"[0-9]+", w[3]):
-        return False
+    [TIER,...]" or "canary MODULE SUITE"."""
     if w[0] == "test":
-        return len(w) == 4 or len(w) == 5 and bool(TIERS.fullmatch(w[4]))
-    return w[0] == "canary" and len(w) == 4
+        return len(w) == 3 or len(w) == 4 and bool(TIERS.fullmatch(w[3]))
+    return w[0] == "canary" and len(w) == 3
 
 
 def read(lines, bad):
@@ -53,9 +50,8 @@ def read(lines, bad):
             module, suite = w[1], w[2]
             manifest.suites.setdefault(module, []).append(suite)
             manifest.module[suite] = module
-            manifest.results[suite] = int(w[3])
             if w[0] == "test":
-                only = set(w[4].split(",")) if len(w) == 5 else None
+                only = set(w[3].split(",")) if len(w) == 4 else None
                 manifest.tiers.setdefault(module, only)
         elif w[0] == "check" and len(w) == 3:
             manifest.checks.append((w[1], w[2]))

@@ -11,8 +11,8 @@
 # without one is not a run of this harness. --tests replaces the intent's
 # modules. What the run must show is in the manifest (selftest/manifest,
 # read by manifest.py):
-# the KUnit suites of each module with the number of results each
-# reports, the cases a tier's kernel cannot run, and the harness checks.
+# the KUnit suites of each module, the cases a tier's kernel cannot run,
+# and the harness checks. How many cases a suite has is its KTAP plan's.
 #
 # A case whose skip the manifest excuses on the run's tier (User-Mode
 # Linux has one CPU and no preemption; the SMP guests, no Tiny RCU), or
@@ -27,8 +27,8 @@
 # output and its JSON are left in DIR/verdict.
 #
 # Passes only if the guest finished; every suite of every module of the run
-# ran, parsed cleanly, reported as many results as the manifest says and
-# all passed (a skipped case counts as failed); no suite ran that the
+# ran, parsed cleanly, reported as many cases as its KTAP plan announced
+# and all passed (a skipped case counts as failed); no suite ran that the
 # manifest does not expect; every module and the library loaded and
 # unloaded; every required harness check and every other check the guest
 # reported passed; kmemleak scanned and found nothing; and the console
@@ -224,6 +224,8 @@ class Suite:
     status: int         # the parser's exit status
     errors: list        # its [ERROR] lines, without their time
     results: list       # (CASE[: PARAMETER], status)
+    plan: int           # the cases its KTAP plan announced (-1: no plan)
+    cases: int          # the cases it reported
     good: int = 0       # passed, or skipped with an excuse
     bad: list = field(default_factory=list)
 
@@ -260,7 +262,13 @@ def parse_suite(kunit_py, work, name, doc):
                                 ""))
     for group in top.get("sub_groups", []):
         results += json_results(group, "")
-    return Suite(name, status, errors, results)
+    # The suite's own plan, the first at its indent (a parameterised
+    # case's, deeper, is not); a case is a result or a parameter group.
+    plans = [int(line[6:]) for line in doc
+             if re.fullmatch(r"    1\.\.[0-9]+", line)]
+    cases = len(top.get("test_cases", [])) + len(top.get("sub_groups", []))
+    return Suite(name, status, errors, results,
+                 plans[0] if plans else -1, cases)
 
 
 def judge_results(suites, skip_ok, tally):
@@ -388,8 +396,8 @@ def scan_console(console):
 
 def judge_modules(tests, manifest, suites, report, tally):
     """Every module of the run loaded and unloaded, and each of its suites
-    ran, parsed cleanly, reported as many results as the manifest says,
-    and came with that module. Returns the suites the run expected."""
+    ran, parsed cleanly, reported as many cases as its KTAP plan says, and
+    came with that module. Returns the suites the run expected."""
     wanted = set()
     for m in tests:
         if m not in manifest.suites:
@@ -411,9 +419,11 @@ def judge_modules(tests, manifest, suites, report, tally):
                            f"first: {s.errors[0]}")
             elif s.status != 0 and not s.bad:
                 tally.fail(what, f"KTAP parser: exit status {s.status}")
-            if len(s.results) != manifest.results[name]:
-                tally.fail(what, f"{len(s.results)} results, the manifest "
-                           f"expects {manifest.results[name]}")
+            if s.plan < 0:
+                tally.fail(what, "no KTAP plan")
+            elif s.cases != s.plan:
+                tally.fail(what, f"{s.cases} cases reported, its KTAP plan "
+                           f"announced {s.plan}")
             came_with = report.suite_module.get(name, "")
             if came_with != m:
                 tally.fail(what, "the guest saw it come with " + came_with
