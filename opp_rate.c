@@ -542,6 +542,29 @@ static struct opp_dev_config *opp_rate_config(struct device *dev,
 	return ERR_PTR(-ENODEV);
 }
 
+/*
+ * What opp_set_rate() and opp_set_level() share: @dev's configuration
+ * (a search by rate needs its clock), its transitions serialized.
+ */
+static int opp_rate_set(struct device *dev, enum opp_rate_key how,
+			unsigned long key, const char *func)
+{
+	struct opp_dev_config *cfg;
+	int ret;
+
+	might_sleep();
+	if (opp_bad_dev(dev, func))
+		return -EINVAL;
+	cfg = opp_rate_config(dev, how == OPP_KEY_FREQ);
+	if (IS_ERR(cfg))
+		return PTR_ERR(cfg);
+	mutex_lock(&cfg->rate_lock);
+	ret = opp_rate_go(dev, cfg, how, key);
+	mutex_unlock(&cfg->rate_lock);
+	opp_config_put(cfg);
+	return ret;
+}
+
 /**
  * opp_set_rate() - move a device to the OPP for a rate
  * @dev:	the device; opp_set_config() gave it its clocks (and supplies)
@@ -577,20 +600,7 @@ static struct opp_dev_config *opp_rate_config(struct device *dev,
  */
 int opp_set_rate(struct device *dev, unsigned long freq)
 {
-	struct opp_dev_config *cfg;
-	int ret;
-
-	might_sleep();
-	if (opp_bad_dev(dev, __func__))
-		return -EINVAL;
-	cfg = opp_rate_config(dev, true);
-	if (IS_ERR(cfg))
-		return PTR_ERR(cfg);
-	mutex_lock(&cfg->rate_lock);
-	ret = opp_rate_go(dev, cfg, OPP_KEY_FREQ, freq);
-	mutex_unlock(&cfg->rate_lock);
-	opp_config_put(cfg);
-	return ret;
+	return opp_rate_set(dev, OPP_KEY_FREQ, freq, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_set_rate);
 
@@ -611,20 +621,7 @@ EXPORT_SYMBOL_GPL(opp_set_rate);
  */
 int opp_set_level(struct device *dev, unsigned int level)
 {
-	struct opp_dev_config *cfg;
-	int ret;
-
-	might_sleep();
-	if (opp_bad_dev(dev, __func__))
-		return -EINVAL;
-	cfg = opp_rate_config(dev, false);
-	if (IS_ERR(cfg))
-		return PTR_ERR(cfg);
-	mutex_lock(&cfg->rate_lock);
-	ret = opp_rate_go(dev, cfg, OPP_KEY_LEVEL, level);
-	mutex_unlock(&cfg->rate_lock);
-	opp_config_put(cfg);
-	return ret;
+	return opp_rate_set(dev, OPP_KEY_LEVEL, level, __func__);
 }
 EXPORT_SYMBOL_GPL(opp_set_level);
 
