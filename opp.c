@@ -101,6 +101,12 @@ DEFINE_MUTEX(opp_lock);
 /* Every table in creation order, for debugfs and unload. */
 LIST_HEAD(opp_table_list);
 
+/*
+ * What the core needs of the configuration above it (struct
+ * opp_core_ops), set once before any caller can reach the core.
+ */
+static const struct opp_core_ops *opp_ops;
+
 /* ---- Internals shared by readers and updaters ---- */
 
 static unsigned int opp_lower_bound(const struct opp_array *arr,
@@ -718,7 +724,7 @@ int opp_add_points_locked(struct device *dev,
 		j = old ? opp_key_bound(old, &pts[i]) : 0;
 		if (j == old_n || opp_key_cmp(&old->opp[j], &pts[i])) {
 			fresh_n++;
-			opp_check_supply(dev, cfg, &pts[i]);
+			opp_ops->check_supply(dev, cfg, &pts[i]);
 			continue;
 		}
 		if (old->opp[j].u_volt != pts[i].u_volt ||
@@ -841,7 +847,8 @@ int opp_add(struct device *dev, unsigned long freq, unsigned long u_volt)
 		return -EINVAL;
 	}
 	mutex_lock(&opp_lock);
-	ret = opp_add_points_locked(dev, opp_config_locked(dev), &pt, 1, NULL);
+	ret = opp_add_points_locked(dev, opp_ops->config_locked(dev), &pt, 1,
+				    NULL);
 	mutex_unlock(&opp_lock);
 	return ret;
 }
@@ -2412,12 +2419,13 @@ EXPORT_SYMBOL_GPL(opp_table_find_freq_floor);
 
 /* ---- The core's start and end (opp_module.c calls them) ---- */
 
-int __init opp_core_init(void)
+int __init opp_core_init(const struct opp_core_ops *ops)
 {
 	struct opp_map *map = opp_map_alloc(OPP_MAP_MIN_BITS);
 
 	if (!map)
 		return -ENOMEM;
+	opp_ops = ops;
 	opp_map_publish(map);
 	return 0;
 }
@@ -2427,9 +2435,9 @@ void __exit opp_core_exit(void)
 	struct opp_table *table, *tmp;
 
 	/*
-	 * Tables and configurations that users never removed. No user is
-	 * left, so nobody reads them, and a notifier still registered would
-	 * point into a module that is gone: free them silently.
+	 * Tables that users never removed. No user is left, so nobody reads
+	 * them, and a notifier still registered would point into a module
+	 * that is gone: free them silently.
 	 */
 	mutex_lock(&opp_lock);
 	list_for_each_entry_safe(table, tmp, &opp_table_list, list_node) {
@@ -2437,7 +2445,6 @@ void __exit opp_core_exit(void)
 		opp_table_unmap(table);
 		opp_table_free(table);
 	}
-	opp_config_exit();
 	kfree(opp_map_locked());
 	WRITE_ONCE(opp_map_word, 0);
 	mutex_unlock(&opp_lock);

@@ -333,9 +333,10 @@ void opp_config_exit(void)
 {
 	struct opp_dev_config *cfg, *tmp;
 
-	lockdep_assert_held(&opp_lock);
+	mutex_lock(&opp_lock);
 	list_for_each_entry_safe(cfg, tmp, &opp_config_list, node)
 		opp_config_drop(cfg);
+	mutex_unlock(&opp_lock);
 }
 
 /*

@@ -338,16 +338,21 @@ static inline struct opp_array *opp_array_locked(struct opp_table *table)
 					 lockdep_is_held(&opp_lock));
 }
 
-/* opp_config.c: calls nothing of the library's. */
-struct opp_dev_config *opp_config_locked(struct device *dev);
-struct opp_dev_config *opp_config_get(struct device *dev);
-void opp_config_put(struct opp_dev_config *cfg);
-void opp_config_exit(void);
-void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
-		      struct opp *pt);
+/*
+ * What the core needs of the configuration above it, which it calls
+ * through these rather than by name: opp_module.c gives them at load.
+ * @config_locked: a device's configuration, or NULL (under opp_lock)
+ * @check_supply: a new OPP disabled if that configuration's supplies
+ *	cannot give its voltage
+ */
+struct opp_core_ops {
+	struct opp_dev_config *(*config_locked)(struct device *dev);
+	void (*check_supply)(struct device *dev,
+			     const struct opp_dev_config *cfg, struct opp *pt);
+};
 
-/* opp.c, the core: calls opp_config.c. */
-int opp_core_init(void);
+/* opp.c, the core: calls none of the files above it. */
+int opp_core_init(const struct opp_core_ops *ops);
 void opp_core_exit(void);
 int opp_key_cmp(const struct opp *a, const struct opp *b);
 struct opp_extra *opp_extra_alloc(const struct opp_extra_size *size);
@@ -362,6 +367,14 @@ int opp_table_share(struct opp_table *table, struct device *dev);
 void opp_table_unshare(struct opp_table *table, unsigned int k);
 bool opp_voltage_span(struct device *dev, unsigned long *lo,
 		      unsigned long *hi);
+
+/* opp_config.c: calls the core. */
+struct opp_dev_config *opp_config_locked(struct device *dev);
+struct opp_dev_config *opp_config_get(struct device *dev);
+void opp_config_put(struct opp_dev_config *cfg);
+void opp_config_exit(void);
+void opp_check_supply(struct device *dev, const struct opp_dev_config *cfg,
+		      struct opp *pt);
 
 /* opp_debugfs.c: reads the core's tables under opp_lock. */
 void opp_debugfs_init(void);
