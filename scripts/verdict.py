@@ -46,7 +46,7 @@
 #
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
-# The "torture:" diagnostic lines of a suite (opp_torture's figures: ops
+# The "torture:" diagnostic lines of a suite (opp_torture_test's figures: ops
 # and ops/s per reader, hard-interrupt lookups, updaters, violations) are
 # printed in the summary.
 

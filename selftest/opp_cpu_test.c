@@ -10,7 +10,7 @@
  *
  * opp_cpufreq: the cpufreq frequency table of a device's OPPs, also as a
  * notifier callback rebuilds it and as the table grows while it is
- * copied (its argument errors: opp_robust's bad-input matrix).
+ * copied (its argument errors: opp_robust_test's bad-input matrix).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -373,7 +373,7 @@ static void opp_sharing_bad_input(struct kunit *test)
 
 /*
  * The allocations of the sharing paths failing in turn, through the
- * task's fail-nth (see selftest/opp_robust.c): each call either fails
+ * task's fail-nth (see selftest/opp_robust_test.c): each call either fails
  * with -ENOMEM and changes nothing either device sees, or, when the
  * allocation that failed was a debug facility's own that it recovers
  * from, does all it does without a failure.
@@ -747,7 +747,7 @@ static void opp_cpufreq_table_grew(struct kunit *test)
 	cpufreq_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
 }
 
-/* Nothing available: no table to give (the argument errors: opp_robust). */
+/* Nothing available: no table to give (the argument errors: opp_robust_test). */
 static void opp_cpufreq_table_errors(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;

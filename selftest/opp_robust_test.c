@@ -979,7 +979,7 @@ static char robust_log_last[2][96];
  */
 static void robust_log_sync(void)
 {
-	pr_debug("opp_robust: log mark\n");
+	pr_debug("opp_robust_test: log mark\n");
 	while (kmsg_dump_get_line(&robust_log_iter, false, NULL, 0, NULL))
 		;
 }
