@@ -31,7 +31,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 /* ---- Searches and updates: suites opp_search and opp_update ---- */
 

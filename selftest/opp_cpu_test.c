@@ -25,8 +25,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
-#include "opp_fixture.h"
-#include "opp_of_pair.h"
+#include "opp_test_helpers.h"
 
 /* ---- Devices sharing a table: suite opp_sharing ---- */
 

@@ -93,7 +93,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 #define NRATES		6
 

@@ -78,8 +78,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_kunit_params.h"
+#include "opp_test_helpers.h"
 
 static unsigned int duration = 20;
 module_param(duration, uint, 0444);
