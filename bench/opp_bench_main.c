@@ -44,8 +44,7 @@
 #include <linux/wait.h>
 
 #include "../opp.h"
-#include "../selftest/opp_fixture.h"
-#include "../selftest/opp_providers.h"
+#include "../selftest/opp_test_helpers.h"
 #include "opp_bench.h"
 
 static unsigned int runs = 9;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make bench: boot the bench kernel (no debug option, CONFIG_PM_OPP=y) with
 # opp.ko and bench/opp_bench.ko, which measures this library against the
-# kernel's own OPP core in the same boot. TIER=uml (make bench TIER=uml)
+# kernel's own OPP core in the same boot (with the test helpers it calls,
+# selftest/opp_test_helpers.ko, loaded before it). TIER=uml (make bench TIER=uml)
 # runs it on User-Mode Linux at native speed instead of the emulated ARM
 # guest. Prints the table of figures and the bench's targets, and leaves
 # in $OPP_RUNS/bench (bench-uml for UML):

@@ -246,6 +246,14 @@ sed '$a check\talways\topp_harness_unreported' \
 judge --manifest "$runs/canary-a/manifest.unreported" "$runs/canary-a"
 fails_for "a check of the manifest that the guest did not report fails the verdict" \
 	'^FAIL  check opp_harness_unreported: not reported'
+# A helper module of the manifest (its "helper" lines) that the guest
+# did not load and unload, as when /init stops loading the helpers.
+sed 's/^helper\t.*$/&\nhelper\topp_harness_helper/' \
+	"$TOP/selftest/manifest" >"$runs/canary-a/manifest.helper"
+judge --manifest "$runs/canary-a/manifest.helper" "$runs/canary-a"
+fails_for "a helper module of the manifest that did not load fails the verdict" \
+	'^FAIL  insmod opp_harness_helper: not reported' \
+	'^FAIL  rmmod opp_harness_helper: not reported'
 # A suite's case count is its KTAP plan's: the same run, re-judged from a
 # copy whose console announces one case more than the suite ran (a case
 # lost), then none at all.

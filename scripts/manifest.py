@@ -23,6 +23,7 @@ class Manifest:
     tiers: dict = field(default_factory=dict)    # test module: tiers or None
     checks: list = field(default_factory=list)   # (when, name)
     skips: dict = field(default_factory=dict)    # tier: ["SUITE.CASE", ...]
+    helpers: list = field(default_factory=list)  # helper modules, in order
 
     def tests(self, tier):
         """The "test" modules that TIER runs, in the manifest's order."""
@@ -53,6 +54,9 @@ def read(lines, bad):
             if w[0] == "test":
                 only = set(w[3].split(",")) if len(w) == 4 else None
                 manifest.tiers.setdefault(module, only)
+        elif w[0] == "helper" and len(w) == 2 and \
+                re.fullmatch(r"[a-z0-9_]+", w[1]):
+            manifest.helpers.append(w[1])
         elif w[0] == "check" and len(w) == 3:
             manifest.checks.append((w[1], w[2]))
         elif (w[0] == "skip" and len(w) == 3 and TIERS.fullmatch(w[1])

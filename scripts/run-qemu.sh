@@ -21,10 +21,10 @@
 # --scenarios: user-space scenarios the guest runs in check mode after the
 # KUnit modules (initramfs/init: scenario_NAME), e.g. "cpufreq"; not on
 # UML, which has no cpufreq.
-# --torture-seconds: how long opp_torture runs (the timeout grows by it).
+# --torture-seconds: how long opp_torture_test runs (the timeout grows by it).
 # --lifecycle: load/unload cycles of the library under a consumer, after
 # the scenarios (the timeout grows by 10 s a cycle).
-# --seed: the seed of every pseudo-random choice in the guest (opp_torture,
+# --seed: the seed of every pseudo-random choice in the guest (opp_torture_test,
 # the scenarios' fuzz); without it one is picked and printed, so that any
 # run can be replayed with --seed.
 # --timeout: seconds before the host gives up on the guest (default
@@ -143,7 +143,7 @@ params=(panic_on_warn=1 "OPP_MODE=$mode" "OPP_TESTS=\"$tests\""
 	"OPP_TEST_ARGS=\"$test_args\"" "OPP_SCENARIOS=\"$scenarios\""
 	"OPP_SEED=$seed")
 if [ -n "$torture_seconds" ]; then
-	# The guest hands it to opp_torture only; the run lasts that much longer.
+	# The guest hands it to opp_torture_test only; the run lasts that much longer.
 	params+=("OPP_TORTURE_SECONDS=$torture_seconds")
 	timeout=$((timeout + torture_seconds))
 fi

@@ -30,9 +30,10 @@
 # ran, parsed cleanly, reported as many cases as its KTAP plan announced
 # and all passed (a skipped case counts as failed); no suite ran that the
 # manifest does not expect; every module and the library loaded and
-# unloaded; every required harness check and every other check the guest
-# reported passed; kmemleak scanned and found nothing; and the console
-# shows no kernel splat. After the guest's "power-off" marker only the
+# unloaded, and so did the manifest's helper modules; every required
+# harness check and every other check the guest reported passed;
+# kmemleak scanned and found nothing; and the console shows no kernel
+# splat. After the guest's "power-off" marker only the
 # board's own power-off report is excused: "BUG: Invalid wait context",
 # which the 6.1 vexpress power-off path prints on every debug boot (a mutex
 # under an atomic notifier in the board's code, not in a module). Prints a
@@ -46,7 +47,7 @@
 #
 # Besides KTAP, the guest may report any check of its own (a user-space
 # scenario, say) as a line "check NAME ok" or "check NAME failed REASON".
-# The "torture:" diagnostic lines of a suite (opp_torture's figures: ops
+# The "torture:" diagnostic lines of a suite (opp_torture_test's figures: ops
 # and ops/s per reader, hard-interrupt lookups, updaters, violations) are
 # printed in the summary.
 
@@ -463,12 +464,14 @@ def required(when, intent, tests):
 
 
 def judge_harness(intent, tests, manifest, report, console, tally):
-    """A check-mode run: the library loaded and unloaded, the guest
-    reported every check the manifest requires of it, and kmemleak ran
-    from the boot on and sent its report."""
-    for load in ("insmod opp", "rmmod opp"):
-        if not report.loads.get(load):
-            tally.fail(load, "not reported")
+    """A check-mode run: the library and the manifest's helper modules
+    loaded and unloaded, the guest reported every check the manifest
+    requires of it, and kmemleak ran from the boot on and sent its
+    report."""
+    for module in ["opp"] + manifest.helpers:
+        for load in ("insmod " + module, "rmmod " + module):
+            if not report.loads.get(load):
+                tally.fail(load, "not reported")
     for when, name in manifest.checks:
         if not required(when, intent, tests):
             continue

@@ -41,7 +41,7 @@
 #include <linux/regmap.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 /* OPPs spread evenly over freq-range, both of its ends included. */
 #define BOARD_CLOCK_OPPS	5

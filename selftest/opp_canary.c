@@ -58,8 +58,7 @@
 #include <linux/units.h>
 
 #include "../opp.h"
-#include "opp_kunit_params.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 static bool fail;
 module_param(fail, bool, 0444);

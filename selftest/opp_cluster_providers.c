@@ -23,7 +23,7 @@
  * register()). The temperature is whatever the test last wrote.
  *
  * Real frameworks, simulated hardware: the selftests' providers
- * (opp_providers.h), each of which keeps the value last set (read back
+ * (opp_test_helpers.h), each of which keeps the value last set (read back
  * through clk_get_rate() and regulator_get_voltage(), so
  * /sys/kernel/debug/clk and /sys/class/regulator show it) and counts its
  * calls. debugfs opp_cluster_providers/clusterN/: "calls" (0400), and
@@ -55,7 +55,7 @@
 #include <linux/units.h>
 
 #include "../compat.h"
-#include "opp_providers.h"
+#include "opp_test_helpers.h"
 
 #define PROV_MAX_CLUSTERS	4
 #define PROV_UV_MIN		700000

@@ -8,9 +8,9 @@
  * rule, removal and the device reference. opp_lookup: the copy-out
  * lookups (also from hard interrupt context), and updates that return
  * while readers hold OPPs. The error contract (bad devices, missing
- * tables, bad arguments) is opp_robust's bad-input matrix; the debugfs
- * view is checked from user space by the guest, and against a model by
- * opp_robust.
+ * tables, bad arguments) is opp_robust_test's bad-input matrix; the debugfs
+ * view is checked from user space by the guest, against a model by
+ * opp_robust_test, and file by file by opp_debugfs_test.
  *
  * Every test gets two fresh devices (fixture_pair_init(): never
  * registered with the driver core, the library only needs their identity
@@ -31,7 +31,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 /* ---- Searches and updates: suites opp_search and opp_update ---- */
 

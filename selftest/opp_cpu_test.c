@@ -10,7 +10,7 @@
  *
  * opp_cpufreq: the cpufreq frequency table of a device's OPPs, also as a
  * notifier callback rebuilds it and as the table grows while it is
- * copied (its argument errors: opp_robust's bad-input matrix).
+ * copied (its argument errors: opp_robust_test's bad-input matrix).
  */
 #include <kunit/test.h>
 #include <linux/completion.h>
@@ -25,8 +25,7 @@
 #include <linux/tracepoint.h>
 #include <trace/events/kmem.h>
 
-#include "opp_fixture.h"
-#include "opp_of_pair.h"
+#include "opp_test_helpers.h"
 
 /* ---- Devices sharing a table: suite opp_sharing ---- */
 
@@ -373,7 +372,7 @@ static void opp_sharing_bad_input(struct kunit *test)
 
 /*
  * The allocations of the sharing paths failing in turn, through the
- * task's fail-nth (see selftest/opp_robust.c): each call either fails
+ * task's fail-nth (see selftest/opp_robust_test.c): each call either fails
  * with -ENOMEM and changes nothing either device sees, or, when the
  * allocation that failed was a debug facility's own that it recovers
  * from, does all it does without a failure.
@@ -747,7 +746,7 @@ static void opp_cpufreq_table_grew(struct kunit *test)
 	cpufreq_expect_khz(test, &r->got, cpu_khz_700, ARRAY_SIZE(cpu_khz_700));
 }
 
-/* Nothing available: no table to give (the argument errors: opp_robust). */
+/* Nothing available: no table to give (the argument errors: opp_robust_test). */
 static void opp_cpufreq_table_errors(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;

@@ -34,8 +34,7 @@
 
 #include "../compat.h"
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_of_pair.h"
+#include "opp_test_helpers.h"
 
 #define EM_OURS		"opp-em-ours"
 #define EM_KERNELS	"opp-em-kernel"

@@ -24,7 +24,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 /* Enough devices to rebuild the map several times (64 slots to start). */
 #define HANDLE_NDEVS 300

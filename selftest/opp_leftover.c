@@ -25,7 +25,7 @@
 #include <linux/module.h>
 #include <linux/notifier.h>
 
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 static struct device *leftover_dev;
 static struct notifier_block *leftover_nb;

@@ -18,7 +18,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 static void opp_notifier_events(struct kunit *test)
 {

@@ -7,7 +7,7 @@
  * (opp_of_add_table()) and by the kernel's OPP core
  * (dev_pm_opp_of_add_table()) through two devices whose nodes point at the
  * same table, and compared: the return codes, then what both expose of
- * each table (opp_of_compare.h: every OPP's rate, voltages, current,
+ * each table (opp_test_helpers.h: every OPP's rate, voltages, current,
  * power, level, availability, turbo and suspend flags, the searches by
  * rate, level and bandwidth of each path; the suspend frequency, the clock
  * latency), the levels of its required OPPs, and whether a second device
@@ -29,8 +29,8 @@
  * A table of several supplies or clocks is read as its driver would have
  * both read it: the supplies and clocks named (opp-corpus,regulator-names
  * and opp-corpus,clock-names, from the board's consumer node) and got
- * from real providers (opp_providers.h), then compared supply by
- * supply and clock by clock (opp_of_compare.h's of_multi_*).
+ * from real providers (opp_test_helpers.h), then compared supply by
+ * supply and clock by clock (the helpers' of_multi_*()).
  *
  * A table agrees when both sides answer alike and everything compares
  * equal. It differs deliberately when it shows one of the rules of
@@ -54,20 +54,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-/* The corpus's tables are larger than the opp_of_v2 suite's. */
-#define OF_V2_MAX_OPPS	128
-#define OF_V2_PATHS	4
-/* Of several supplies or clocks: a UFS controller's table has nine clocks. */
-#define OF_MULTI_MAX_OPPS	32
-#define OF_MULTI_MAX		10
-
 #include "../compat.h"
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_genpd_dev.h"
-#include "opp_icc_stub.h"
-#include "opp_providers.h"
-#include "opp_of_compare.h"
+#include "opp_test_helpers.h"
 
 #define CORPUS_ROOT		"/opp-corpus"
 /* Providers of providers (a power domain's parent domain): how deep. */
@@ -213,7 +202,7 @@ static struct corpus_pair *corpus_pair_new(struct kunit *test,
 	 * debugfs directory for the table (debugfs refuses an empty name
 	 * without a word), and none of the files it makes for each OPP,
 	 * which took most of the time of its parse on the debug guest. A
-	 * power domain's table is read on a genpd's (opp_genpd_dev.h).
+	 * power domain's table is read on a genpd's (opp_genpd_dev_create()).
 	 */
 	if (of_property_present(np, "#power-domain-cells"))
 		kernels = opp_genpd_dev_create("");

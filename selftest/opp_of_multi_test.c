@@ -24,23 +24,17 @@
 #include <linux/rcupdate.h>
 #include <linux/regulator/consumer.h>
 
-/* The compared tables' sizes (opp_of_compare.h): two supplies, clocks. */
-#define OF_MULTI_MAX_OPPS	4
-#define OF_MULTI_MAX		2
-
 #include "../compat.h"
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_providers.h"
-#include "opp_of_compare.h"
-#include "opp_of_pair.h"
+#include "opp_test_helpers.h"
 
 #define MULTI_OURS	"opp-of-multi-ours"
 #define MULTI_KERNELS	"opp-of-multi-kernel"
-#define MULTI_MAX	OF_MULTI_MAX
+/* Two supplies, two clocks. */
+#define MULTI_MAX	2
 #define MULTI_UV_MIN	500000
 
-/* ---- The providers: two rails, two clocks (opp_providers.h) ---- */
+/* ---- The providers: two rails, two clocks (opp_test_helpers.h) ---- */
 
 static const char * const multi_devs[] = { MULTI_OURS, MULTI_KERNELS, NULL };
 

@@ -31,11 +31,7 @@
 
 #include "../compat.h"
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_genpd_dev.h"
-#include "opp_icc_stub.h"
-#include "opp_of_compare.h"
-#include "opp_of_pair.h"
+#include "opp_test_helpers.h"
 
 /* ---- operating-points (v1): suite opp_of ---- */
 

@@ -4,7 +4,7 @@
  * opp_set_rate.
  *
  * opp_set_rate() programming a clock and a regulator registered with the
- * kernel's frameworks by the recording providers of opp_providers.h.
+ * kernel's frameworks by the recording providers of opp_test_helpers.h.
  * The order of the calls going up and down, what is put back when a step
  * fails, the first call (the OPP is not known yet), rates out of the
  * table, two threads setting rates while a hard interrupt looks OPPs up,
@@ -25,8 +25,7 @@
 #include <linux/random.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_providers.h"
+#include "opp_test_helpers.h"
 
 #define RATE_LO		200000000UL
 #define RATE_MID	600000000UL

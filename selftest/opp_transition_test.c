@@ -8,7 +8,7 @@
  * generic power domain with performance states (its levels are a table of
  * the device tree, which genpd reads with the kernel's OPP core) and an
  * interconnect provider with two paths; both record every request into the
- * log of the suite's clock and regulator (selftest/opp_providers.h),
+ * log of the suite's clock and regulator (selftest/opp_test_helpers.h),
  * so one log shows the order of every step of a transition, and both can
  * be told to fail their next request.
  *
@@ -27,9 +27,7 @@
 #include <linux/pm_domain.h>
 #include <linux/slab.h>
 
-#include "opp_fixture.h"
-#include "opp_icc_stub.h"
-#include "opp_providers.h"
+#include "opp_test_helpers.h"
 
 #define TRANS_ROOT	"/opp-of-v2/"
 /* Interconnect node ids are global: far from any a board would use. */

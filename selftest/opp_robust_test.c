@@ -5,7 +5,8 @@
  * life. Suites opp_faults, opp_badinput and opp_release.
  *
  * opp_faults fails each allocation of each updater path in turn through
- * the task's fail-nth (CONFIG_FAULT_INJECTION; failslab must not spare
+ * the task's fail-nth (opp_test_fault_sweep(), the call made by
+ * opp_test_call(); CONFIG_FAULT_INJECTION; failslab must not spare
  * sleeping allocations: the guest writes N to failslab/ignore-gfp-wait).
  * For every n, the n-th allocation the call makes fails; the call must
  * then either return -ENOMEM and leave everything a caller can observe
@@ -93,7 +94,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
-#include "opp_fixture.h"
+#include "opp_test_helpers.h"
 
 #define NRATES		6
 
@@ -506,18 +507,14 @@ static void robust_expect_events(struct kunit *test,
 
 /* ---- opp_faults ---- */
 
-enum robust_op {
-	R_ADD, R_REMOVE, R_REMOVE_TABLE, R_ENABLE, R_DISABLE, R_CPUFREQ,
-	R_REGISTER, R_OF,
-};
-
 /* The rates the device tree node of the fault paths lists, unsorted. */
 static const unsigned int robust_of_idx[] = { 5, 0, 4 };
 
 /*
- * A call that may fail an allocation, and the state it starts from: the
- * first @fill rates, @disabled (an index + 1, or 0) disabled, a device
- * tree node if @of, another notifier on the table if @second_nb.
+ * A call that may fail an allocation (one of opp_test_call()'s), and the
+ * state it starts from: the first @fill rates, @disabled (an index + 1,
+ * or 0) disabled, a device tree node if @of, another notifier on the
+ * table if @second_nb.
  */
 struct robust_fault_path {
 	const char *name;
@@ -525,7 +522,7 @@ struct robust_fault_path {
 	unsigned int disabled;
 	bool of;
 	bool second_nb;
-	enum robust_op op;
+	enum opp_test_op op;
 	unsigned int idx;	/* the rate @op works on */
 	unsigned int sites;	/* allocation sites of the library's own */
 };
@@ -538,42 +535,6 @@ static int robust_nb_call(struct notifier_block *nb, unsigned long event,
 
 static struct notifier_block robust_nb = { .notifier_call = robust_nb_call };
 static struct notifier_block robust_nb2 = { .notifier_call = robust_nb_call };
-
-/*
- * The cpufreq table is not part of the OPP table: on success it is checked
- * against @m and freed here, and -ENOMEM must leave the out-pointer alone.
- */
-static int robust_call_cpufreq(struct device *dev, const struct robust_model *m)
-{
-	struct cpufreq_frequency_table *ft = ERR_PTR(-EFAULT);
-	int ret = opp_init_cpufreq_table(dev, &ft);
-	unsigned int i, j = 0;
-
-	if (ret)
-		return ft == ERR_PTR(-EFAULT) ? ret : -EFAULT;
-	for (i = 0; i < m->n; i++) {
-		if (!m->opp[i].available)
-			continue;
-		if (ft[j].frequency != m->opp[i].rate / HZ_PER_KHZ ||
-		    ft[j].driver_data != j || ft[j].flags)
-			ret = -EFAULT;
-		j++;
-	}
-	if (ft[j].frequency != CPUFREQ_TABLE_END)
-		ret = -EFAULT;
-	opp_free_cpufreq_table(dev, &ft);
-	return ret;
-}
-
-/* A failed registration must not leave @nb on the chain. */
-static int robust_call_register(struct device *dev)
-{
-	int ret = opp_register_notifier(dev, &robust_nb);
-
-	if (ret == -ENOMEM && opp_unregister_notifier(dev, &robust_nb) != -ENOENT)
-		return -EFAULT;
-	return ret;
-}
 
 static void robust_attach_of(struct kunit *test, struct device *dev)
 {
@@ -589,30 +550,27 @@ static void robust_attach_of(struct kunit *test, struct device *dev)
 	fixture_of_attach(test, dev, cells, ARRAY_SIZE(cells));
 }
 
-/* The call, on the library. */
+/*
+ * The call, on the library: a cpufreq table must list @m's available
+ * OPPs, and a failed registration leave no notifier behind.
+ */
 static int robust_call(const struct robust_fault_path *p, struct device *dev,
 		       const struct robust_model *m)
 {
-	unsigned long rate = robust_rate(p->idx);
+	unsigned long rate = robust_rate(p->idx), rates[ROBUST_NUNIV];
+	struct opp_test_call c = {
+		.op = p->op,
+		.rate = rate,
+		.u_volt = robust_volt(rate),
+		.nb = &robust_nb,
+		.rates = rates,
+	};
+	unsigned int i;
 
-	switch (p->op) {
-	case R_ADD:
-		return opp_add(dev, rate, robust_volt(rate));
-	case R_REMOVE:
-		return opp_remove(dev, rate);
-	case R_REMOVE_TABLE:
-		return opp_remove_table(dev);
-	case R_ENABLE:
-		return opp_enable(dev, rate);
-	case R_DISABLE:
-		return opp_disable(dev, rate);
-	case R_CPUFREQ:
-		return robust_call_cpufreq(dev, m);
-	case R_REGISTER:
-		return robust_call_register(dev);
-	default:
-		return opp_of_add_table(dev);
-	}
+	for (i = 0; i < m->n; i++)
+		if (m->opp[i].available)
+			rates[c.nr_rates++] = m->opp[i].rate;
+	return opp_test_call(dev, &c);
 }
 
 /* The same call, on the model: what the contract says it returns. */
@@ -624,19 +582,19 @@ static int robust_model_call(const struct robust_fault_path *p,
 	int ret;
 
 	switch (p->op) {
-	case R_ADD:
+	case OPP_TEST_ADD:
 		return robust_model_add(m, rate, robust_volt(rate));
-	case R_REMOVE:
+	case OPP_TEST_REMOVE:
 		return robust_model_remove(m, rate);
-	case R_REMOVE_TABLE:
+	case OPP_TEST_REMOVE_TABLE:
 		ret = m->n ? 0 : -ENODEV;
 		m->n = 0;
 		return ret;
-	case R_ENABLE:
-	case R_DISABLE:
-		return robust_model_set(m, rate, p->op == R_ENABLE);
-	case R_CPUFREQ:
-	case R_REGISTER:
+	case OPP_TEST_ENABLE:
+	case OPP_TEST_DISABLE:
+		return robust_model_set(m, rate, p->op == OPP_TEST_ENABLE);
+	case OPP_TEST_CPUFREQ:
+	case OPP_TEST_REGISTER:
 		return m->n ? 0 : -ENODEV;
 	default:
 		/* All or nothing: check every point before adding any. */
@@ -677,7 +635,7 @@ static void robust_setup(struct kunit *test, struct robust_ctx *ctx,
 		KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev,
 							    &robust_nb2), 0);
 	ctx->listener.n = 0;
-	ctx->watching = p->fill && !(p->op == R_REGISTER && !p->second_nb);
+	ctx->watching = p->fill && !(p->op == OPP_TEST_REGISTER && !p->second_nb);
 	if (ctx->watching)
 		KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev,
 							    &ctx->listener.nb),
@@ -685,19 +643,19 @@ static void robust_setup(struct kunit *test, struct robust_ctx *ctx,
 }
 
 static const struct robust_fault_path robust_fault_paths[] = {
-	{ "add first", .op = R_ADD, .sites = 2 },
-	{ "add insert", 3, .op = R_ADD, .idx = 4, .sites = 1 },
-	{ "add identical", 3, .op = R_ADD, .idx = 1 },
-	{ "remove middle", 3, .op = R_REMOVE, .idx = 1, .sites = 1 },
-	{ "remove last", 1, .op = R_REMOVE },
-	{ "remove table", 3, 2, .op = R_REMOVE_TABLE },
-	{ "disable", 3, .op = R_DISABLE, .idx = 2 },
-	{ "enable", 3, 3, .op = R_ENABLE, .idx = 2 },
-	{ "cpufreq table", 3, 2, .op = R_CPUFREQ, .sites = 1 },
-	{ "register notifier", 3, .op = R_REGISTER, .sites = 1 },
-	{ "register second notifier", 3, .second_nb = true, .op = R_REGISTER },
-	{ "of table, first", .of = true, .op = R_OF, .sites = 4 },
-	{ "of table, into a table", 3, .of = true, .op = R_OF, .sites = 3 },
+	{ "add first", .op = OPP_TEST_ADD, .sites = 2 },
+	{ "add insert", 3, .op = OPP_TEST_ADD, .idx = 4, .sites = 1 },
+	{ "add identical", 3, .op = OPP_TEST_ADD, .idx = 1 },
+	{ "remove middle", 3, .op = OPP_TEST_REMOVE, .idx = 1, .sites = 1 },
+	{ "remove last", 1, .op = OPP_TEST_REMOVE },
+	{ "remove table", 3, 2, .op = OPP_TEST_REMOVE_TABLE },
+	{ "disable", 3, .op = OPP_TEST_DISABLE, .idx = 2 },
+	{ "enable", 3, 3, .op = OPP_TEST_ENABLE, .idx = 2 },
+	{ "cpufreq table", 3, 2, .op = OPP_TEST_CPUFREQ, .sites = 1 },
+	{ "register notifier", 3, .op = OPP_TEST_REGISTER, .sites = 1 },
+	{ "register second notifier", 3, .second_nb = true, .op = OPP_TEST_REGISTER },
+	{ "of table, first", .of = true, .op = OPP_TEST_OF_ADD_TABLE, .sites = 4 },
+	{ "of table, into a table", 3, .of = true, .op = OPP_TEST_OF_ADD_TABLE, .sites = 3 },
 };
 
 static void robust_fault_desc(const struct robust_fault_path *p, char *desc)
@@ -707,114 +665,99 @@ static void robust_fault_desc(const struct robust_fault_path *p, char *desc)
 
 KUNIT_ARRAY_PARAM(robust_fault, robust_fault_paths, robust_fault_desc);
 
-/* The nth allocation of the call fails; returns its result, *@hit if it did. */
-static int robust_call_failing(const struct robust_fault_path *p,
-			       struct robust_ctx *ctx, unsigned int nth,
-			       bool *hit)
-{
-	int ret;
+/* A fault path's sweep (opp_test_fault_sweep()): its state and its judge. */
+struct robust_path_sweep {
+	struct robust_ctx *ctx;
+	const struct robust_fault_path *p;
+	struct robust_snap *before;
+	struct robust_snap *after;
+	struct robust_model *want;	/* the model after the call */
+	int want_ret;			/* and what the call returns */
+};
 
-	WRITE_ONCE(current->fail_nth, nth);
-	ret = robust_call(p, ctx->dev, &ctx->model);
-	*hit = !READ_ONCE(current->fail_nth);
-	WRITE_ONCE(current->fail_nth, 0);
-	return ret;
+/* The path's starting state, what the call must do from it, a snapshot. */
+static void robust_path_setup(struct kunit *test, void *arg)
+{
+	struct robust_path_sweep *w = arg;
+	struct robust_ctx *ctx = w->ctx;
+
+	robust_setup(test, ctx, w->p);
+	*w->want = ctx->model;
+	w->want_ret = robust_model_call(w->p, w->want);
+	robust_snapshot(ctx->dev, &ctx->listener, w->before);
+	robust_expect_model(test, w->before, &ctx->model, ctx->refs, "setup");
+}
+
+static int robust_path_call(struct kunit *test, void *arg)
+{
+	struct robust_path_sweep *w = arg;
+
+	return robust_call(w->p, w->ctx->dev, &w->ctx->model);
 }
 
 /*
- * One sweep: every n-th allocation of the call fails in turn. -ENOMEM
- * must leave everything as it was, nothing told; any other outcome must
- * be the model's, result and events included. Returns how many n gave
- * -ENOMEM.
+ * -ENOMEM must leave everything as it was, nothing told; any other
+ * outcome must be the model's, result and events included.
  */
-static unsigned int robust_fault_sweep(struct kunit *test,
-				       struct robust_ctx *ctx,
-				       const struct robust_fault_path *p,
-				       struct robust_snap *before,
-				       struct robust_snap *after,
-				       struct robust_model *want)
+static void robust_path_judge(struct kunit *test, void *arg, unsigned int nth,
+			      int ret, bool failed)
 {
-	unsigned int nth, enomem = 0;
-	bool hit = true;
-	int ret, want_ret;
+	struct robust_path_sweep *w = arg;
+	struct robust_ctx *ctx = w->ctx;
 
-	for (nth = 0; hit && nth < 200; nth++) {
-		robust_setup(test, ctx, p);
-		*want = ctx->model;
-		want_ret = robust_model_call(p, want);
-		robust_snapshot(ctx->dev, &ctx->listener, before);
-		robust_expect_model(test, before, &ctx->model, ctx->refs,
-				    "setup");
-		/* nth 0: no failure, the reference run. */
-		if (nth) {
-			ret = robust_call_failing(p, ctx, nth, &hit);
-		} else {
-			ret = robust_call(p, ctx->dev, &ctx->model);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-		}
-		robust_snapshot(ctx->dev, &ctx->listener, after);
-		if (hit && ret == -ENOMEM) {
-			enomem++;
-			robust_expect_snap(test, after, before, p->name);
-		} else {
-			/*
-			 * Not failed: fewer than nth allocations, or one of a
-			 * debug facility's that it recovered from.
-			 */
-			KUNIT_EXPECT_EQ_MSG(test, ret, want_ret,
-					    "%s, allocation %u", p->name, nth);
-			robust_expect_model(test, after, want, ctx->refs,
-					    p->name);
-			if (ctx->watching)
-				robust_expect_events(test, &ctx->listener, 0,
-						     &ctx->model, want, p->name);
-		}
-		ctx->dev->of_node = NULL;
-		opp_remove_table(ctx->dev);
+	robust_snapshot(ctx->dev, &ctx->listener, w->after);
+	if (failed) {
+		robust_expect_snap(test, w->after, w->before, w->p->name);
+		return;
 	}
-	KUNIT_EXPECT_FALSE_MSG(test, hit, "%s: still allocating at %u", p->name,
-			       nth);
-	kunit_info(test, "%s: %u allocations tried, %u gave -ENOMEM", p->name,
-		   nth - 1, enomem);
-	return enomem;
+	KUNIT_EXPECT_EQ_MSG(test, ret, w->want_ret, "%s, allocation %u",
+			    w->p->name, nth);
+	robust_expect_model(test, w->after, w->want, ctx->refs, w->p->name);
+	if (ctx->watching)
+		robust_expect_events(test, &ctx->listener, 0, &ctx->model,
+				     w->want, w->p->name);
 }
 
-/*
- * The sweep, until as many n gave -ENOMEM as the path has sites, three
- * times at most. A debug facility of the kernel may allocate in the
- * middle of a call on some calls only (debugobjects refilling its pool,
- * say): the allocation that fails is then its own, which it recovers
- * from, and the numbering of the library's allocations shifts between
- * two calls of the sweep, so that one site can go untried. A site the
- * library does not have, or one that does not fail cleanly, shows in
- * every sweep.
- */
+/* After each call: no node, no table. */
+static void robust_undo(struct robust_ctx *ctx)
+{
+	ctx->dev->of_node = NULL;
+	opp_remove_table(ctx->dev);
+}
+
+static void robust_path_teardown(struct kunit *test, void *arg)
+{
+	struct robust_path_sweep *w = arg;
+
+	robust_undo(w->ctx);
+}
+
+/* Each allocation of the path's call failed in turn, the sites counted. */
 static void opp_faults_path(struct kunit *test)
 {
 	const struct robust_fault_path *p = test->param_value;
-	struct robust_ctx *ctx = test->priv;
-	struct robust_snap *before, *after;
-	struct robust_model *want;
-	unsigned int sweep, enomem = 0;
+	const struct opp_test_sweep sweep = {
+		.name = p->name,
+		.sites = p->sites,
+		.setup = robust_path_setup,
+		.call = robust_path_call,
+		.judge = robust_path_judge,
+		.teardown = robust_path_teardown,
+	};
+	struct robust_path_sweep w = { .ctx = test->priv, .p = p };
 
-	before = kunit_kzalloc(test, sizeof(*before), GFP_KERNEL);
-	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
-	want = kunit_kzalloc(test, sizeof(*want), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, before);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, want);
-	for (sweep = 0; sweep < 3; sweep++) {
-		enomem = robust_fault_sweep(test, ctx, p, before, after, want);
-		if (enomem >= p->sites)
-			break;
-	}
-	KUNIT_EXPECT_EQ_MSG(test, enomem, p->sites,
-			    "%s: -ENOMEM count is not the number of sites",
-			    p->name);
+	w.before = kunit_kzalloc(test, sizeof(*w.before), GFP_KERNEL);
+	w.after = kunit_kzalloc(test, sizeof(*w.after), GFP_KERNEL);
+	w.want = kunit_kzalloc(test, sizeof(*w.want), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w.before);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w.after);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, w.want);
+	opp_test_fault_sweep(test, &sweep, &w);
 	/* The bystander never moved, and was told nothing. */
-	robust_snapshot(ctx->bystander, &ctx->by_listener, after);
-	robust_expect_model(test, after, &ctx->by_model, ctx->refs, "bystander");
-	KUNIT_EXPECT_EQ(test, after->events, 0U);
+	robust_snapshot(w.ctx->bystander, &w.ctx->by_listener, w.after);
+	robust_expect_model(test, w.after, &w.ctx->by_model, w.ctx->refs,
+			    "bystander");
+	KUNIT_EXPECT_EQ(test, w.after->events, 0U);
 }
 
 /*
@@ -823,13 +766,7 @@ static void opp_faults_path(struct kunit *test)
  */
 static void opp_faults_injection_live(struct kunit *test)
 {
-	void *p;
-
-	WRITE_ONCE(current->fail_nth, 1);
-	p = kmalloc(32, GFP_KERNEL);
-	WRITE_ONCE(current->fail_nth, 0);
-	kfree(p);
-	KUNIT_EXPECT_NULL_MSG(test, p,
+	KUNIT_EXPECT_TRUE_MSG(test, opp_test_fault_injection_live(),
 			      "failslab spares GFP_KERNEL: write N to failslab/ignore-gfp-wait");
 }
 
@@ -864,85 +801,88 @@ static void robust_of_v2_desc(const struct robust_of_v2_path *p, char *desc)
 
 KUNIT_ARRAY_PARAM(robust_of_v2, robust_of_v2_paths, robust_of_v2_desc);
 
-/*
- * One sweep over the v2 node @np: -ENOMEM must leave no table and the
- * device's references as they were (@refs); any other outcome is the
- * whole table. Returns how many n gave -ENOMEM.
- */
-static unsigned int robust_of_v2_sweep(struct kunit *test,
-				       struct robust_ctx *ctx,
-				       const struct robust_of_v2_path *p,
-				       struct device_node *np,
-				       unsigned int refs)
-{
-	unsigned int nth, enomem = 0;
-	bool hit = true;
-	int ret;
+/* A v2 node's sweep: the device, the node, the device's references. */
+struct robust_v2_sweep {
+	struct robust_ctx *ctx;
+	const struct robust_of_v2_path *p;
+	struct device_node *np;
+	unsigned int refs;
+};
 
-	for (nth = 0; hit && nth < 200; nth++) {
-		ctx->dev->of_node = np;
-		if (nth) {
-			WRITE_ONCE(current->fail_nth, nth);
-			ret = opp_of_add_table(ctx->dev);
-			hit = !READ_ONCE(current->fail_nth);
-			WRITE_ONCE(current->fail_nth, 0);
-		} else {
-			ret = opp_of_add_table(ctx->dev);
-			KUNIT_ASSERT_EQ(test, ret, 0);
-		}
-		if (hit && ret == -ENOMEM) {
-			enomem++;
-			KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->dev), -ENODEV,
-					    "%s, allocation %u", p->node, nth);
-			KUNIT_EXPECT_EQ_MSG(test, kref_read(&ctx->dev->kobj.kref),
-					    refs, "%s, allocation %u", p->node,
-					    nth);
-		} else {
-			KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u",
-					    p->node, nth);
-			KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->dev), p->count,
-					    "%s, allocation %u", p->node, nth);
-		}
-		ctx->dev->of_node = NULL;
-		opp_remove_table(ctx->dev);
-	}
-	KUNIT_EXPECT_FALSE_MSG(test, hit, "%s: still allocating at %u", p->node,
-			       nth);
-	kunit_info(test, "%s: %u allocations tried, %u gave -ENOMEM", p->node,
-		   nth - 1, enomem);
-	return enomem;
+static void robust_v2_setup(struct kunit *test, void *arg)
+{
+	struct robust_v2_sweep *w = arg;
+
+	w->ctx->dev->of_node = w->np;
 }
 
-/* As opp_faults_path(), three sweeps at most. */
+static int robust_v2_call(struct kunit *test, void *arg)
+{
+	struct robust_v2_sweep *w = arg;
+	const struct opp_test_call c = { .op = OPP_TEST_OF_ADD_TABLE };
+
+	return opp_test_call(w->ctx->dev, &c);
+}
+
+static void robust_v2_teardown(struct kunit *test, void *arg)
+{
+	struct robust_v2_sweep *w = arg;
+
+	robust_undo(w->ctx);
+}
+
+/*
+ * -ENOMEM must leave no table and the device's references as they were;
+ * any other outcome is the whole table.
+ */
+static void robust_v2_judge(struct kunit *test, void *arg, unsigned int nth,
+			    int ret, bool failed)
+{
+	struct robust_v2_sweep *w = arg;
+	struct device *dev = w->ctx->dev;
+
+	if (failed) {
+		KUNIT_EXPECT_EQ_MSG(test, fixture_count(dev), -ENODEV,
+				    "%s, allocation %u", w->p->node, nth);
+		KUNIT_EXPECT_EQ_MSG(test, kref_read(&dev->kobj.kref), w->refs,
+				    "%s, allocation %u", w->p->node, nth);
+		return;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u", w->p->node, nth);
+	KUNIT_EXPECT_EQ_MSG(test, fixture_count(dev), w->p->count,
+			    "%s, allocation %u", w->p->node, nth);
+}
+
+/* As opp_faults_path(), on a v2 node of the overlay. */
 static void opp_faults_of_v2(struct kunit *test)
 {
 	const struct robust_of_v2_path *p = test->param_value;
+	const struct opp_test_sweep sweep = {
+		.name = p->node,
+		.sites = p->sites,
+		.setup = robust_v2_setup,
+		.call = robust_v2_call,
+		.judge = robust_v2_judge,
+		.teardown = robust_v2_teardown,
+	};
 	struct opp_config cfg = { .prop_name = p->prop_name };
-	struct robust_ctx *ctx = test->priv;
+	struct robust_v2_sweep w = { .ctx = test->priv, .p = p };
+	struct robust_ctx *ctx = w.ctx;
 	struct robust_snap *after;
-	struct device_node *np;
-	unsigned int sweep, enomem = 0;
 	char path[64];
 
 	after = kunit_kzalloc(test, sizeof(*after), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, after);
 	snprintf(path, sizeof(path), "/opp-of-v2/%s", p->node);
-	np = of_find_node_by_path(path);
-	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s in the live tree", path);
+	w.np = of_find_node_by_path(path);
+	KUNIT_ASSERT_NOT_NULL_MSG(test, w.np, "no %s in the live tree", path);
 	/* The configuration outlives each table: made once, cleared after. */
 	if (p->prop_name)
 		KUNIT_EXPECT_EQ(test, opp_set_config(ctx->dev, &cfg), 0);
-	for (sweep = 0; sweep < 3; sweep++) {
-		enomem = robust_of_v2_sweep(test, ctx, p, np,
-					    kref_read(&ctx->dev->kobj.kref));
-		if (enomem >= p->sites)
-			break;
-	}
+	w.refs = kref_read(&ctx->dev->kobj.kref);
+	opp_test_fault_sweep(test, &sweep, &w);
 	opp_clear_config(ctx->dev);
-	of_node_put(np);
-	KUNIT_EXPECT_EQ_MSG(test, enomem, p->sites,
-			    "%s: -ENOMEM count is not the number of sites",
-			    p->node);
+	of_node_put(w.np);
 	robust_snapshot(ctx->bystander, &ctx->by_listener, after);
 	robust_expect_model(test, after, &ctx->by_model, ctx->refs, "bystander");
 	KUNIT_EXPECT_EQ(test, after->events, 0U);
@@ -979,7 +919,7 @@ static char robust_log_last[2][96];
  */
 static void robust_log_sync(void)
 {
-	pr_debug("opp_robust: log mark\n");
+	pr_debug("opp_robust_test: log mark\n");
 	while (kmsg_dump_get_line(&robust_log_iter, false, NULL, 0, NULL))
 		;
 }

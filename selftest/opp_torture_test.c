@@ -78,8 +78,7 @@
 #include <linux/slab.h>
 
 #include "../opp.h"
-#include "opp_fixture.h"
-#include "opp_kunit_params.h"
+#include "opp_test_helpers.h"
 
 static unsigned int duration = 20;
 module_param(duration, uint, 0444);
@@ -943,15 +942,6 @@ static void torture_resync(unsigned int d)
 	torture_publish_end(t);
 }
 
-enum torture_op {
-	OP_ADD,
-	OP_CONFLICT,	/* add a present OPP with another voltage */
-	OP_ENABLE,
-	OP_DISABLE,
-	OP_REMOVE,
-	OP_REMOVE_TABLE,
-};
-
 static void torture_expect_event(struct torture_table *t, unsigned long event,
 				 unsigned int k, bool available)
 {
@@ -962,10 +952,11 @@ static void torture_expect_event(struct torture_table *t, unsigned long event,
 }
 
 /*
- * The shadow's prediction of @op on OPP @k: the return value, the state
- * after (@avail, @disabled) and the events, in @t->ev.
+ * The shadow's prediction of @op (opp_test_call()'s; OPP_TEST_ADD_CONFLICT
+ * adds a present OPP with another voltage) on OPP @k: the return value,
+ * the state after (@avail, @disabled) and the events, in @t->ev.
  */
-static int torture_predict(struct torture_table *t, enum torture_op op,
+static int torture_predict(struct torture_table *t, enum opp_test_op op,
 			   unsigned int k, u32 *avail, u32 *disabled)
 {
 	u32 bit = BIT(k), present = t->avail | t->disabled;
@@ -974,7 +965,7 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 	*disabled = t->disabled;
 	t->nev = 0;
 	switch (op) {
-	case OP_ADD:
+	case OPP_TEST_ADD:
 		if (*disabled & bit)
 			return -EEXIST;
 		/* A new table has no listener yet. */
@@ -982,10 +973,10 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 			torture_expect_event(t, OPP_EVENT_ADD, k, true);
 		*avail |= bit;
 		return 0;
-	case OP_CONFLICT:
+	case OPP_TEST_ADD_CONFLICT:
 		/* Only tried on a present OPP, whatever its availability. */
 		return -EEXIST;
-	case OP_ENABLE:
+	case OPP_TEST_ENABLE:
 		if (!(present & bit))
 			return -ENODEV;
 		if (*disabled & bit)
@@ -993,7 +984,7 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 		*disabled &= ~bit;
 		*avail |= bit;
 		return 0;
-	case OP_DISABLE:
+	case OPP_TEST_DISABLE:
 		if (!(present & bit))
 			return -ENODEV;
 		if (*avail & bit)
@@ -1001,14 +992,14 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 		*avail &= ~bit;
 		*disabled |= bit;
 		return 0;
-	case OP_REMOVE:
+	case OPP_TEST_REMOVE:
 		if (!(present & bit))
 			return -ENODEV;
 		torture_expect_event(t, OPP_EVENT_REMOVE, k, *avail & bit);
 		*avail &= ~bit;
 		*disabled &= ~bit;
 		return 0;
-	case OP_REMOVE_TABLE:
+	case OPP_TEST_REMOVE_TABLE:
 		if (!present)
 			return -ENODEV;
 		for (k = 0; k < TORTURE_NPOINTS; k++)
@@ -1018,37 +1009,30 @@ static int torture_predict(struct torture_table *t, enum torture_op op,
 		*avail = 0;
 		*disabled = 0;
 		return 0;
+	default:
+		return -EINVAL;
 	}
-	return -EINVAL;
 }
 
-static int torture_call(unsigned int d, enum torture_op op, unsigned int k)
+static int torture_call(unsigned int d, enum opp_test_op op, unsigned int k)
 {
 	unsigned long rate = torture_rate(d, k);
+	const struct opp_test_call c = {
+		.op = op,
+		.rate = rate,
+		.u_volt = torture_volt(rate),
+	};
 	/* Device 0's table is never removed: its sharer never leaves. */
-	struct device *dev = torture_dev(d, op != OP_REMOVE_TABLE && (k & 1));
+	struct device *dev = torture_dev(d, op != OPP_TEST_REMOVE_TABLE && (k & 1));
 
-	switch (op) {
-	case OP_ADD:
-		return opp_add(dev, rate, torture_volt(rate));
-	case OP_CONFLICT:
-		return opp_add(dev, rate, torture_volt(rate) + 1);
-	case OP_ENABLE:
-		return opp_enable(dev, rate);
-	case OP_DISABLE:
-		return opp_disable(dev, rate);
-	case OP_REMOVE:
-		return opp_remove(dev, rate);
-	default:
-		return opp_remove_table(dev);
-	}
+	return opp_test_call(dev, &c);
 }
 
 /*
  * Under table @d's lock: @op on OPP @k as the shadow predicts it; then
  * the table must be the shadow. @changes counts the real changes.
  */
-static void torture_change(unsigned int d, enum torture_op op, unsigned int k,
+static void torture_change(unsigned int d, enum opp_test_op op, unsigned int k,
 			   u64 *changes)
 {
 	struct torture_table *t = &tt.tables[d];
@@ -1092,35 +1076,26 @@ static void torture_change(unsigned int d, enum torture_op op, unsigned int k,
 	}
 }
 
-/* Under table @d's lock: a cpufreq table is the shadow's available OPPs. */
+/*
+ * Under table @d's lock: a cpufreq table is the shadow's available OPPs
+ * (opp_test_call() compares them: -EFAULT if they differ).
+ */
 static void torture_check_cpufreq(unsigned int d)
 {
-	struct cpufreq_frequency_table *ft = NULL;
 	struct torture_table *t = &tt.tables[d];
-	unsigned int i = 0, k;
+	unsigned long rates[TORTURE_NPOINTS];
+	struct opp_test_call c = { .op = OPP_TEST_CPUFREQ, .rates = rates };
+	unsigned int k;
 	int ret, want;
 
 	lockdep_assert_held(&t->lock);
 	want = !(t->avail | t->disabled) ? -ENODEV : !t->avail ? -ENODATA : 0;
-	ret = opp_init_cpufreq_table(tt.devs[d], &ft);
+	for (k = 0; k < TORTURE_NPOINTS; k++)
+		if (t->avail & BIT(k))
+			rates[c.nr_rates++] = torture_rate(d, k);
+	ret = opp_test_call(tt.devs[d], &c);
 	if (ret != want)
-		torture_violation(V_CPUFREQ, d, want, 0, ret);
-	if (ret)
-		return;
-	for (k = 0; k < TORTURE_NPOINTS; k++) {
-		if (!(t->avail & BIT(k)))
-			continue;
-		if (ft[i].frequency != torture_rate(d, k) / 1000 ||
-		    ft[i].driver_data != i) {
-			torture_violation(V_CPUFREQ, d, torture_rate(d, k),
-					  ft[i].frequency, i);
-			break;
-		}
-		i++;
-	}
-	if (k == TORTURE_NPOINTS && ft[i].frequency != CPUFREQ_TABLE_END)
-		torture_violation(V_CPUFREQ, d, 0, ft[i].frequency, i);
-	opp_free_cpufreq_table(tt.devs[d], &ft);
+		torture_violation(V_CPUFREQ, d, want, c.nr_rates, ret);
 }
 
 /*
@@ -1136,6 +1111,7 @@ static void torture_notifier_op(struct torture_updater *up, unsigned int d,
 				unsigned int window_ms)
 {
 	struct torture_nb *tnb = &up->tnb;
+	struct opp_test_call c = { .nb = &tnb->nb };
 	struct torture_table *t;
 	int ret, want;
 
@@ -1148,7 +1124,8 @@ static void torture_notifier_op(struct torture_updater *up, unsigned int d,
 			want = 0;
 		else
 			want = t->avail | t->disabled ? -ENOENT : -ENODEV;
-		ret = opp_unregister_notifier(tt.devs[d], &tnb->nb);
+		c.op = OPP_TEST_UNREGISTER;
+		ret = opp_test_call(tt.devs[d], &c);
 		t->listeners &= ~BIT(tnb->id);
 		tnb->registered = false;
 		torture_unlock(t);
@@ -1162,7 +1139,8 @@ static void torture_notifier_op(struct torture_updater *up, unsigned int d,
 	tnb->pos = 0;
 	t->listeners |= BIT(tnb->id);
 	want = t->avail | t->disabled ? 0 : -ENODEV;
-	ret = opp_register_notifier(tt.devs[d], &tnb->nb);
+	c.op = OPP_TEST_REGISTER;
+	ret = opp_test_call(tt.devs[d], &c);
 	if (window_ms)
 		msleep(window_ms);
 	if (ret)
@@ -1178,7 +1156,7 @@ static void torture_fill(unsigned int d, u64 *changes)
 	unsigned int k;
 
 	for (k = 0; k < TORTURE_NPOINTS; k++)
-		torture_change(d, OP_ADD, k, changes);
+		torture_change(d, OPP_TEST_ADD, k, changes);
 }
 
 static void torture_update_one(struct torture_updater *up)
@@ -1188,10 +1166,10 @@ static void torture_update_one(struct torture_updater *up)
 	unsigned int k = (r >> 8) % TORTURE_NPOINTS;
 	struct torture_table *t = &tt.tables[d];
 	unsigned int choice = (r >> 16) % 64;
-	static const enum torture_op single[] = {
-		OP_ADD, OP_ENABLE, OP_DISABLE, OP_REMOVE,
+	static const enum opp_test_op single[] = {
+		OPP_TEST_ADD, OPP_TEST_ENABLE, OPP_TEST_DISABLE, OPP_TEST_REMOVE,
 	};
-	enum torture_op op = single[r % 4];
+	enum opp_test_op op = single[r % 4];
 
 	up->ops++;
 	if (choice == 9 || choice == 10) {
@@ -1203,7 +1181,7 @@ static void torture_update_one(struct torture_updater *up)
 	switch (choice) {
 	case 0:
 		if (d != TORTURE_STABLE) {
-			torture_change(d, OP_REMOVE_TABLE, 0, &up->changes);
+			torture_change(d, OPP_TEST_REMOVE_TABLE, 0, &up->changes);
 			break;
 		}
 		fallthrough;
@@ -1216,11 +1194,11 @@ static void torture_update_one(struct torture_updater *up)
 	case 7 ... 8:
 		/* Another voltage for a present OPP: refused. */
 		if ((t->avail | t->disabled) & BIT(k))
-			torture_change(d, OP_CONFLICT, k, &up->changes);
+			torture_change(d, OPP_TEST_ADD_CONFLICT, k, &up->changes);
 		break;
 	default:
 		if (torture_is_pinned(d, k) &&
-		    (op == OP_DISABLE || op == OP_REMOVE))
+		    (op == OPP_TEST_DISABLE || op == OPP_TEST_REMOVE))
 			break;
 		torture_change(d, op, k, &up->changes);
 		break;
@@ -1554,9 +1532,9 @@ static int torture_window_fn(void *arg)
 
 	while (!kthread_should_stop()) {
 		torture_lock(t);
-		torture_change(TORTURE_WINDOW_DEV, OP_ADD, k, &up->changes);
-		torture_change(TORTURE_WINDOW_DEV, OP_DISABLE, k, &up->changes);
-		torture_change(TORTURE_WINDOW_DEV, OP_ENABLE, k, &up->changes);
+		torture_change(TORTURE_WINDOW_DEV, OPP_TEST_ADD, k, &up->changes);
+		torture_change(TORTURE_WINDOW_DEV, OPP_TEST_DISABLE, k, &up->changes);
+		torture_change(TORTURE_WINDOW_DEV, OPP_TEST_ENABLE, k, &up->changes);
 		torture_unlock(t);
 		up->ops++;
 		k = (k + 1) % TORTURE_NPOINTS;
