@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * opp_bench: what its two halves share. opp_bench_main.c drives the runs
- * and holds our library's side; opp_bench_mainline.c holds mainline's
- * side. They are apart because <linux/pm_opp.h> and our opp.h name some
- * things alike.
+ * opp_bench: what its files share. opp_bench_main.c drives the runs and
+ * holds our library's side; opp_bench_mainline.c holds mainline's side
+ * (they are apart because <linux/pm_opp.h> and our opp.h name some things
+ * alike); opp_bench_corpus.c reads the kernel tree's tables in both;
+ * opp_bench_stats.c does the arithmetic of their figures.
  */
 #ifndef _OPP_BENCH_H
 #define _OPP_BENCH_H
@@ -127,8 +128,9 @@ void mainline_of_remove_table(struct device *dev);
 int mainline_opp_count(struct device *dev);
 unsigned long mainline_find_ceil_addr(struct device *dev, unsigned long *freq);
 
-/* opp_bench_main.c's helpers. */
+/* opp_bench_stats.c: the figures' arithmetic, below the other files. */
 u64 bench_median(u64 *v, unsigned int n);
+u64 bench_min(u64 *v, unsigned int n);
 size_t bench_alloc_bytes(unsigned long *p, unsigned int n);
 
 /*

@@ -39,7 +39,6 @@
 #include <linux/sched/task.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/vmstat.h>
 #include <linux/wait.h>
 
@@ -200,19 +199,6 @@ static void bench_set(struct bench_row *r, enum bench_impl impl, u64 tenths)
 	r->has[impl] = true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-u64 bench_median(u64 *v, unsigned int n)
-{
-	sort(v, n, sizeof(*v), cmp_u64, NULL);
-	return v[n / 2];
-}
-
 static u64 bench_run(bench_fn fn, const struct bench_ctx *c,
 		     unsigned long iters)
 {
@@ -242,11 +228,8 @@ static u64 bench_time(bench_fn fn, const struct bench_ctx *c)
 		t[r] = bench_run(fn, c, iters);
 		cond_resched();
 	}
-	if (best) {
-		sort(t, runs, sizeof(*t), cmp_u64, NULL);
-		return div64_u64(t[0] * 10, iters);
-	}
-	return div64_u64(bench_median(t, runs) * 10, iters);
+	return div64_u64((best ? bench_min(t, runs) : bench_median(t, runs)) *
+			 10, iters);
 }
 
 /* Table setup and teardown, the same OPPs in both libraries. */
@@ -345,46 +328,6 @@ static void bench_agree(struct device *dev, enum bench_op op,
 			agree_bad++;
 		}
 	}
-}
-
-/* The bytes of the allocation that holds @p (interior pointers too). */
-static size_t bench_obj_size(const void *p)
-{
-	struct folio *folio = virt_to_folio(p);
-
-	return folio_test_slab(folio) ? ksize(p) : folio_size(folio);
-}
-
-static int cmp_ptr(const void *a, const void *b)
-{
-	unsigned long x = *(const unsigned long *)a;
-	unsigned long y = *(const unsigned long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * The bytes of the allocations at or around the @n addresses of @p (as
- * the allocator rounds them), each allocation counted once however many
- * of the addresses lie in it: sorted, an address less than one
- * allocation size past the first of a group lies in the same allocation.
- * Sorts @p.
- */
-size_t bench_alloc_bytes(unsigned long *p, unsigned int n)
-{
-	unsigned long base = 0;
-	size_t size = 0, total = 0;
-	unsigned int i;
-
-	sort(p, n, sizeof(*p), cmp_ptr, NULL);
-	for (i = 0; i < n; i++) {
-		if (i && p[i] - base < size)
-			continue;
-		base = p[i];
-		size = bench_obj_size((void *)base);
-		total += size;
-	}
-	return total;
 }
 
 /*

@@ -9,8 +9,6 @@
  * KUnit suite opp_harness_canary (what KTAP shows):
  *   fail=1     a case's expectation fails
  *   skip=1     a case skips
- *   short=1    a parameterised case runs fewer parameters than the
- *              manifest (selftest/manifest) expects
  *   uaf=1      a device read after its last put: KASAN panics the
  *              guest in the middle of the suite
  *
@@ -67,10 +65,6 @@ MODULE_PARM_DESC(fail, "fail an expectation");
 static bool skip;
 module_param(skip, bool, 0444);
 MODULE_PARM_DESC(skip, "skip a case");
-
-static bool short_run;
-module_param_named(short, short_run, bool, 0444);
-MODULE_PARM_DESC(short, "run one parameter fewer than the manifest expects");
 
 static bool abba;
 module_param_named(lockdep, abba, bool, 0444);
@@ -161,9 +155,7 @@ static const void *opp_canary_gen_rates(const void *prev, char *desc)
 {
 	const unsigned long *next = prev ? (const unsigned long *)prev + 1 :
 					   opp_canary_rates;
-	size_t n = ARRAY_SIZE(opp_canary_rates) - (short_run ? 1 : 0);
-
-	if (next >= opp_canary_rates + n)
+	if (next >= opp_canary_rates + ARRAY_SIZE(opp_canary_rates))
 		return NULL;
 	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%lu MHz", *next / HZ_PER_MHZ);
 	return next;
