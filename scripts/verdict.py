@@ -264,10 +264,13 @@ def parse_suite(kunit_py, work, name, doc):
     for group in top.get("sub_groups", []):
         results += json_results(group, "")
     # The suite's own plan, the first at its indent (a parameterised
-    # case's, deeper, is not); a case is a result or a parameter group.
-    plans = [int(line[6:]) for line in doc
-             if re.fullmatch(r"    1\.\.[0-9]+", line)]
-    cases = len(top.get("test_cases", [])) + len(top.get("sub_groups", []))
+    # case's, deeper, is not); its cases are the results and parameter
+    # groups of the one group under the document's root.
+    plans = [int(m.group(1)) for m in
+             (re.fullmatch(r"    1\.\.([0-9]+)", line) for line in doc) if m]
+    groups = top.get("sub_groups", [])
+    cases = (len(groups[0].get("test_cases", [])) +
+             len(groups[0].get("sub_groups", []))) if len(groups) == 1 else 0
     return Suite(name, status, errors, results,
                  plans[0] if plans else -1, cases)
 
