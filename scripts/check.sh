@@ -254,28 +254,68 @@ judge --manifest "$runs/canary-a/manifest.helper" "$runs/canary-a"
 fails_for "a helper module of the manifest that did not load fails the verdict" \
 	'^FAIL  insmod opp_harness_helper: not reported' \
 	'^FAIL  rmmod opp_harness_helper: not reported'
-# A suite's case count is its KTAP plan's: the same run, re-judged from a
-# copy whose console announces one case more than the suite ran (a case
-# lost), then none at all.
-# replan SED-EXPRESSION DIR: canary-a's run in DIR, its console edited
-# (its lines end in CR LF, as the guest's serial port sends them).
-replan() {
-	rm -rf "$2"
-	cp -r "$runs/canary-a" "$2"
-	sed -i -E "$1" "$2/console.log"
-	! cmp -s "$2/console.log" "$runs/canary-a/console.log" ||
-		die "replan: '$1' changed nothing in the console"
+# The same run re-judged from copies of its logs, each edited to show
+# one more way a run goes wrong that no canary boot shows on purpose.
+# doctor NAME FILE FILTER...: canary-a's run copied to canary-a-NAME, its
+# FILE (console.log or channel.log, whose lines end in CR LF as the
+# guest's serial port sends them) put through FILTER, then judged.
+doctor() {
+	local dir=$runs/canary-a-$1 file=$2
+
+	shift 2
+	rm -rf "$dir"
+	cp -r "$runs/canary-a" "$dir"
+	"$@" <"$runs/canary-a/$file" >"$dir/$file"
+	! cmp -s "$dir/$file" "$runs/canary-a/$file" ||
+		die "doctor: '$*' changed nothing in $file"
+	judge "$dir"
 }
+# A suite's case count is its KTAP plan's: a plan announcing more cases
+# than ran (a case lost), fewer (a case too many), none at all.
 plan_line='^(\[ *[0-9.]+\] )?    1\.\.[0-9]+'
 suite_line='/# Subtest: opp_harness_canary\r?$/'
-replan "$suite_line{n;s/$plan_line/\1    1..9/}" "$runs/canary-a-plan"
-judge "$runs/canary-a-plan"
+doctor plan console.log sed -E "$suite_line{n;s/$plan_line/\1    1..9/}"
 fails_for "a suite that reports fewer cases than its KTAP plan fails the verdict" \
 	'^FAIL  suite opp_harness_canary \(opp_canary\): KTAP parser: [0-9]+ errors, first: .*missing expected subtest'
-replan "$suite_line{n;/$plan_line/d}" "$runs/canary-a-noplan"
-judge "$runs/canary-a-noplan"
+doctor plan-short console.log sed -E "$suite_line{n;s/$plan_line/\1    1..2/}"
+fails_for "a suite that reports more cases than its KTAP plan fails the verdict" \
+	'^FAIL  suite opp_harness_canary \(opp_canary\): KTAP parser: [0-9]+ errors, first: .*missing subtest result line'
+doctor noplan console.log sed -E "$suite_line{n;/$plan_line/d}"
 fails_for "a suite without a KTAP plan fails the verdict" \
 	'^FAIL  suite opp_harness_canary \(opp_canary\): no KTAP plan'
+# A suite the manifest does not know, run beside the expected ones: the
+# canary's suite again, renamed (the $0 are awk's).
+# shellcheck disable=SC2016
+doctor extra console.log awk '
+	{ print }
+	held { block = block "\n" $0 }
+	!held && prev ~ /    KTAP version 1\r?$/ &&
+	    /# Subtest: opp_harness_canary\r?$/ { held = 1; block = prev "\n" $0 }
+	held && /^(\[[ 0-9.]+\] )?(not )?ok [0-9]+ opp_harness_canary\r?$/ {
+		gsub(/opp_harness_canary/, "opp_harness_extra", block)
+		print block
+		held = 0
+	}
+	{ prev = $0 }'
+fails_for "a suite the manifest does not know fails the verdict" \
+	'^FAIL  suite opp_harness_extra: ran, and the manifest does not know it'
+# A module that failed to load or to unload.
+doctor insmod channel.log sed -E 's/^insmod opp_canary ok/insmod opp_canary failed/'
+fails_for "a failed insmod fails the verdict" '^FAIL  insmod opp_canary'
+doctor rmmod channel.log sed -E 's/^rmmod opp_canary ok/rmmod opp_canary failed/'
+fails_for "a failed rmmod fails the verdict" '^FAIL  rmmod opp_canary'
+# Reports of the kernel's detectors that no canary module triggers, each
+# as the kernel prints it, in the middle of the canary's suite.
+# splat NAME LINE: canary-a's console with LINE after the suite's start.
+splat() {
+	doctor "$1" console.log sed -E "${suite_line}a\\[   27.000000] $2"
+}
+splat soft-lockup 'watchdog: BUG: soft lockup - CPU#1 stuck for 22s! [opp_canary:61]'
+fails_for "a soft lockup fails the verdict" '^FAIL  splat soft-lockup'
+splat list-corruption 'list_add corruption. prev->next should be next (c0ffee00), but was 00000000. (prev=c0ffee00).'
+fails_for "a list corruption fails the verdict" '^FAIL  splat list-corruption'
+splat debugobjects 'ODEBUG: free active (active state 0) object type: timer_list hint: opp_canary_timer+0x0/0x10 [opp_canary]'
+fails_for "a debugobjects report fails the verdict" '^FAIL  splat debugobjects'
 
 canary canary-warn "nonstatic_key=1 warn=1" "kmemleak=off"
 fails_for "a lock used uninitialised (non-static key) fails the verdict" \
