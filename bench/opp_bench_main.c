@@ -392,7 +392,7 @@ static int bench_get_devs(void)
 	if (!devs)
 		return -ENOMEM;
 	for (i = 0; i < BENCH_NDEV; i++) {
-		struct device *dev = fixture_dev_create(NULL, "opp-bench.%u", i);
+		struct device *dev = opp_test_fixture_dev_create(NULL, "opp-bench.%u", i);
 
 		if (IS_ERR(dev)) {
 			bench_put_devs();
@@ -532,8 +532,8 @@ static int bench_transitions(void)
 	for (nr = 0; nr < NR_IMPL; nr++) {
 		c[nr].dev = devs[nr];
 		c[nr].priv = (void *)rate;
-		ret = provider_register(&p[nr], names[nr], devs[nr], rate[1],
-					uv[1]);
+		ret = opp_test_provider_register(&p[nr], names[nr], devs[nr], rate[1],
+						 uv[1]);
 		if (ret)
 			goto unregister;
 	}
@@ -594,7 +594,7 @@ drop:
 	clkdev_drop(lookup);
 unregister:
 	while (nr-- > 0)
-		provider_unregister(&p[nr]);
+		opp_test_provider_unregister(&p[nr]);
 	kfree(p);
 	return ret;
 }

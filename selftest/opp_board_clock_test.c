@@ -111,7 +111,7 @@ static int board_clock_init(struct kunit *test)
 	ctx->regmap = dev_get_regmap(ctx->osc_dev, NULL);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->regmap);
 
-	ctx->dev = fixture_dev_new(test, "opp-board-clock-dev", NULL);
+	ctx->dev = opp_test_fixture_dev_new(test, "opp-board-clock-dev", NULL);
 	ctx->dev->of_node = ctx->np;
 	ctx->clk = clk_get(ctx->dev, NULL);
 	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(ctx->clk), "clk_get: %ld",
@@ -210,7 +210,7 @@ static void opp_board_clock_first_call_at_rate(struct kunit *test)
 {
 	struct board_clock_ctx *ctx = test->priv;
 	unsigned long now = board_clock_register(test);
-	struct fixture_found opp = fixture_find(ctx->dev, FIXTURE_CEIL, now);
+	struct fixture_found opp = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, now);
 
 	/*
 	 * QEMU's reset rate, 45 MHz, is one of the table's OPPs (30 to

@@ -125,11 +125,11 @@ static int opp_canary_suite_init(struct kunit_suite *suite)
 static void opp_harness_canary_ceil(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = fixture_dev_new(test, "opp-canary", &released);
+	struct device *dev = opp_test_fixture_dev_new(test, "opp-canary", &released);
 	struct fixture_found f;
 
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * HZ_PER_MHZ, 900000), 0);
-	f = fixture_find(dev, FIXTURE_CEIL, 1);
+	f = opp_test_fixture_find(dev, FIXTURE_CEIL, 1);
 	opp_remove_table(dev);
 	put_device(dev);
 	/* The classic mistake: a device used after its last put. */
@@ -166,11 +166,11 @@ static void opp_harness_canary_exact(struct kunit *test)
 {
 	unsigned long rate = *(const unsigned long *)test->param_value;
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = fixture_dev_new(test, "opp-canary", &released);
+	struct device *dev = opp_test_fixture_dev_new(test, "opp-canary", &released);
 	struct fixture_found f;
 
 	KUNIT_ASSERT_EQ(test, opp_add(dev, rate, 1000000), 0);
-	f = fixture_find(dev, FIXTURE_EXACT, rate);
+	f = opp_test_fixture_find(dev, FIXTURE_EXACT, rate);
 	opp_remove_table(dev);
 	put_device(dev);
 	KUNIT_EXPECT_EQ(test, f.rate, rate);

@@ -268,7 +268,7 @@ static struct prov_cluster *prov_cluster_of(struct device_node *table)
 		 nr_clusters);
 	snprintf(c->clk_name, sizeof(c->clk_name), "opp-clk-cluster%u",
 		 nr_clusters);
-	provider_init(&c->p, PROV_HZ_BOOT, PROV_UV_BOOT);
+	opp_test_provider_init(&c->p, PROV_HZ_BOOT, PROV_UV_BOOT);
 	c->p.rate_min = PROV_HZ_MIN;
 	c->p.rate_max = PROV_HZ_MAX;
 	nr_clusters++;
@@ -318,14 +318,14 @@ static int prov_register_regulator(struct prov_cluster *c)
 {
 	static const char * const cpu[] = { "cpu", NULL };
 
-	return provider_rail_register(&c->p, prov_dev, c->vdd_name, PROV_UV_MIN,
+	return opp_test_provider_rail_register(&c->p, prov_dev, c->vdd_name, PROV_UV_MIN,
 				      PROV_UV_MAX, cpu, c->cpus);
 }
 
 /* The clock, found by each of the cluster's CPUs under any name. */
 static int prov_register_clock(struct prov_cluster *c)
 {
-	return provider_clock_register(&c->p, prov_dev, c->clk_name, NULL,
+	return opp_test_provider_clock_register(&c->p, prov_dev, c->clk_name, NULL,
 				       c->cpus);
 }
 
@@ -336,8 +336,8 @@ static void prov_unregister(void)
 
 	for (i = 0; i < nr_clusters; i++) {
 		c = &clusters[i];
-		provider_clock_unregister(&c->p);
-		provider_rail_unregister(&c->p);
+		opp_test_provider_clock_unregister(&c->p);
+		opp_test_provider_rail_unregister(&c->p);
 		of_node_put(c->table);
 	}
 	kfree(clusters);

@@ -47,13 +47,13 @@ static int cfg_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->dev = fixture_dev_new(test, "opp-config-dev", &ctx->released);
+	ctx->dev = opp_test_fixture_dev_new(test, "opp-config-dev", &ctx->released);
 	/*
 	 * Uncounted: the regulator framework links a consumer to its
 	 * regulator, and that link's last reference goes from a work item
 	 * after the case is over.
 	 */
-	ctx->rate_dev = fixture_dev_new(test, "opp-config-rate", NULL);
+	ctx->rate_dev = opp_test_fixture_dev_new(test, "opp-config-rate", NULL);
 	ctx->devs[0] = dev_name(ctx->rate_dev);
 	return 0;
 }
@@ -69,10 +69,10 @@ static void cfg_exit(struct kunit *test)
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
 	if (ctx->prov_registered)
-		provider_unregister(&ctx->prov);
+		opp_test_provider_unregister(&ctx->prov);
 	if (ctx->owner) {
-		provider_rail_unregister(&ctx->prov);
-		provider_clock_unregister(&ctx->prov);
+		opp_test_provider_rail_unregister(&ctx->prov);
+		opp_test_provider_clock_unregister(&ctx->prov);
 		root_device_unregister(ctx->owner);
 	}
 	ctx->dev->of_node = NULL;
@@ -87,7 +87,7 @@ static void cfg_node(struct kunit *test, const char *name)
 {
 	struct cfg_ctx *ctx = test->priv;
 
-	ctx->np = of_pair_node(test, name);
+	ctx->np = opp_test_of_pair_node(test, name);
 	ctx->dev->of_node = ctx->np;
 }
 
@@ -116,7 +116,7 @@ static void opp_config_supported_hw(struct kunit *test)
 
 	cfg_node(test, "good-supported-hw");
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 1);
 	KUNIT_EXPECT_TRUE(test, cfg_has(ctx->dev, 400));
 	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 
@@ -124,7 +124,7 @@ static void opp_config_supported_hw(struct kunit *test)
 	hw[0] = 0;
 	hw[1] = 0;
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 2);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 2);
 	KUNIT_EXPECT_TRUE(test, cfg_has(ctx->dev, 100));
 	KUNIT_EXPECT_FALSE(test, cfg_has(ctx->dev, 200));
 	KUNIT_EXPECT_TRUE(test, cfg_has(ctx->dev, 300));
@@ -180,8 +180,8 @@ static void opp_config_clk_supply(struct kunit *test)
 	struct opp_config cfg = { };
 	struct opp_info info;
 
-	KUNIT_ASSERT_EQ(test, provider_register(&ctx->prov, "opp-config-prov",
-						dev, 200 * HZ_PER_MHZ, CFG_UV), 0);
+	KUNIT_ASSERT_EQ(test, opp_test_provider_register(&ctx->prov, "opp-config-prov",
+							 dev, 200 * HZ_PER_MHZ, CFG_UV), 0);
 	ctx->prov_registered = true;
 	cfg.clk = ctx->prov.clk;
 	cfg.supply = ctx->prov.supply;
@@ -190,7 +190,7 @@ static void opp_config_clk_supply(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 400 * HZ_PER_MHZ, 1000000), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 600 * HZ_PER_MHZ,
 				      PROVIDER_UV_MAX + 100000), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(dev), 2);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(dev), 2);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(dev, 600 * HZ_PER_MHZ, false,
 					       &info), 0);
 
@@ -203,7 +203,7 @@ static void opp_config_clk_supply(struct kunit *test)
 	opp_clear_config(dev);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(dev, 200 * HZ_PER_MHZ), -ENODEV);
 	KUNIT_EXPECT_EQ(test, ctx->prov.rate, 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, fixture_count(dev), 2);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(dev), 2);
 }
 
 /*
@@ -224,14 +224,14 @@ static void opp_config_names(struct kunit *test)
 
 	ctx->owner = __root_device_register("opp-config-owner", NULL);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->owner);
-	provider_init(&ctx->prov, 200 * HZ_PER_MHZ, CFG_UV);
-	KUNIT_ASSERT_EQ(test, provider_rail_register(&ctx->prov, ctx->owner,
-						     "opp-config-rail",
+	opp_test_provider_init(&ctx->prov, 200 * HZ_PER_MHZ, CFG_UV);
+	KUNIT_ASSERT_EQ(test, opp_test_provider_rail_register(&ctx->prov, ctx->owner,
+							      "opp-config-rail",
 						     PROVIDER_UV_MIN,
 						     PROVIDER_UV_MAX, vdd,
 						     ctx->devs), 0);
-	KUNIT_ASSERT_EQ(test, provider_clock_register(&ctx->prov, ctx->owner,
-						      "opp-config-clk", "core",
+	KUNIT_ASSERT_EQ(test, opp_test_provider_clock_register(&ctx->prov, ctx->owner,
+							       "opp-config-clk", "core",
 						      ctx->devs), 0);
 
 	KUNIT_EXPECT_LT(test, opp_set_config(dev, &bad), 0);

@@ -73,12 +73,12 @@ static void opp_search_ceil_walk_is_sorted(struct kunit *test)
 	unsigned long rates[8];
 	unsigned int i, n;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, ARRAY_SIZE(cpu_rates_sorted));
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, rates[i], cpu_rates_sorted[i]);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
 }
 
 static void opp_search_voltage_follows_frequency(struct kunit *test)
@@ -88,7 +88,7 @@ static void opp_search_voltage_follows_frequency(struct kunit *test)
 	unsigned int i, n = 0;
 	struct opp *opp;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	rcu_read_lock();
 	while (n < ARRAY_SIZE(freqs) &&
 	       !IS_ERR(opp = opp_find_freq_ceil(ctx->dev, &freq))) {
@@ -110,8 +110,8 @@ static void opp_search_floor_from_ulong_max(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	fixture_add_cpu(test, ctx->dev);
-	f = fixture_find(ctx->dev, FIXTURE_FLOOR, ULONG_MAX);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR, ULONG_MAX);
 	KUNIT_EXPECT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1200000UL);
@@ -122,18 +122,18 @@ static void opp_search_ceil_floor_between_points(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	fixture_add_cpu(test, ctx->dev);
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, 300 * HZ_PER_MHZ);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, 300 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 500 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.freq, 500 * HZ_PER_MHZ);
-	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 300 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR, 300 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.freq, 250 * HZ_PER_MHZ);
 
 	/* An exact hit is its own ceil and floor. */
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, 550 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, 550 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 550 * HZ_PER_MHZ);
-	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 550 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR, 550 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 550 * HZ_PER_MHZ);
 }
 
@@ -142,18 +142,18 @@ static void opp_search_out_of_range(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	fixture_add_cpu(test, ctx->dev);
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, 600 * HZ_PER_MHZ + 1);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, 600 * HZ_PER_MHZ + 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, f.freq, 600 * HZ_PER_MHZ + 1);
-	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 125 * HZ_PER_MHZ - 1);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR, 125 * HZ_PER_MHZ - 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, f.freq, 125 * HZ_PER_MHZ - 1);
-	f = fixture_find(ctx->dev, FIXTURE_FLOOR, 0);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR, 0);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, ULONG_MAX);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, ULONG_MAX);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = fixture_find(ctx->dev, FIXTURE_EXACT, 300 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT, 300 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 }
 
@@ -162,17 +162,17 @@ static void opp_search_exact_by_availability(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	fixture_add_cpu(test, ctx->dev);
-	f = fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.volt, 1075000UL);
-	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * HZ_PER_MHZ), 0);
-	f = fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
-	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_FALSE(test, IS_ERR_OR_NULL(f.opp));
 	/* The accessors report nothing for a disabled OPP. */
 	KUNIT_EXPECT_EQ(test, f.rate, 0UL);
@@ -183,14 +183,14 @@ static void opp_search_ulong_max_frequency(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, ULONG_MAX, 1400000), 0);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
-					   ULONG_MAX).rate, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL,
-					   600 * HZ_PER_MHZ + 1).rate, ULONG_MAX);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
-					   ULONG_MAX).volt, 1400000UL);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR,
+						    ULONG_MAX).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_CEIL,
+						    600 * HZ_PER_MHZ + 1).rate, ULONG_MAX);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_EXACT,
+						    ULONG_MAX).volt, 1400000UL);
 }
 
 static void opp_update_disabled_is_skipped(struct kunit *test)
@@ -199,21 +199,21 @@ static void opp_update_disabled_is_skipped(struct kunit *test)
 	unsigned long rates[8];
 	unsigned int n;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 4);
 
 	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_ASSERT_EQ(test, n, 4U);
 	KUNIT_EXPECT_EQ(test, rates[1], 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, rates[2], 550 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL,
-					   500 * HZ_PER_MHZ).rate, 550 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
-					   500 * HZ_PER_MHZ).rate, 250 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_CEIL,
+						    500 * HZ_PER_MHZ).rate, 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR,
+						    500 * HZ_PER_MHZ).rate, 250 * HZ_PER_MHZ);
 
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 500 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
 	n = core_ceil_walk(ctx->dev, rates, ARRAY_SIZE(rates));
 	KUNIT_EXPECT_EQ(test, n, 5U);
 }
@@ -224,15 +224,15 @@ static void opp_update_all_disabled(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	unsigned int i;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	for (i = 0; i < ARRAY_SIZE(fixture_cpu_opps); i++)
 		KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev,
 						  fixture_cpu_opps[i].freq), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 0);
-	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_CEIL, 0).opp,
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 0);
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, 0).opp,
 			    ERR_PTR(-ERANGE));
-	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
-					       ULONG_MAX).opp,
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR,
+							ULONG_MAX).opp,
 			    ERR_PTR(-ERANGE));
 }
 
@@ -245,60 +245,60 @@ static void opp_update_thermal_flow(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct fixture_found f;
 
-	fixture_add_cpu(test, ctx->dev);
-	f = fixture_find(ctx->dev, FIXTURE_EXACT, 600 * HZ_PER_MHZ);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT, 600 * HZ_PER_MHZ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
-					   ULONG_MAX).rate, 550 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR,
+						    ULONG_MAX).rate, 550 * HZ_PER_MHZ);
 
-	f = fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 600 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_EXACT_OFF, 600 * HZ_PER_MHZ);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f.opp));
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 600 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_FLOOR,
-					   ULONG_MAX).rate, 600 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_FLOOR,
+						    ULONG_MAX).rate, 600 * HZ_PER_MHZ);
 }
 
 static void opp_update_enable_disable_idempotent(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 125 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 4);
 	KUNIT_EXPECT_EQ(test, opp_enable(ctx->dev, 125 * HZ_PER_MHZ), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
 }
 
 static void opp_update_duplicate_identical(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	/* A re-probing driver registers the very same table again. */
-	fixture_add_cpu(test, ctx->dev);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
+	opp_test_fixture_add_cpu(test, ctx->dev);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
 }
 
 static void opp_update_duplicate_conflicting(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * HZ_PER_MHZ, 1100000), -EEXIST);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
-					   250 * HZ_PER_MHZ).volt, 1075000UL);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_EXACT,
+						    250 * HZ_PER_MHZ).volt, 1075000UL);
 
 	/* Re-adding a disabled OPP must not silently enable it. */
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 250 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 250 * HZ_PER_MHZ, 1075000), -EEXIST);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
-	KUNIT_EXPECT_FALSE(test, IS_ERR(fixture_find(ctx->dev,
-						     FIXTURE_EXACT_OFF,
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(opp_test_fixture_find(ctx->dev,
+							      FIXTURE_EXACT_OFF,
 						      250 * HZ_PER_MHZ).opp));
 }
 
@@ -306,17 +306,17 @@ static void opp_update_devices_are_independent(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 200 * HZ_PER_MHZ, 900000), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, 400 * HZ_PER_MHZ, 1000000), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->other, 400 * HZ_PER_MHZ), 0);
 
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 5);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->other), 1);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->other, FIXTURE_FLOOR,
-					   ULONG_MAX).rate, 200 * HZ_PER_MHZ);
-	KUNIT_EXPECT_PTR_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
-					       200 * HZ_PER_MHZ).opp,
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 5);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->other), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->other, FIXTURE_FLOOR,
+						    ULONG_MAX).rate, 200 * HZ_PER_MHZ);
+	KUNIT_EXPECT_PTR_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_EXACT,
+							200 * HZ_PER_MHZ).opp,
 			    ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 200 * HZ_PER_MHZ), -ENODEV);
 }
@@ -327,7 +327,7 @@ static void opp_update_remove(struct kunit *test)
 	unsigned long rates[8];
 	unsigned int i, n;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 550 * HZ_PER_MHZ), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 123), -ENODEV);
@@ -338,12 +338,12 @@ static void opp_update_remove(struct kunit *test)
 	/* Removing the last OPP removes the table. */
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, rates[i]), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), -ENODEV);
 
 	/* And the device can get a new one. */
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 100 * HZ_PER_MHZ, 900000), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 1);
 }
 
 /* The library pins the device while it has a table for it, and no longer. */
@@ -354,13 +354,13 @@ static void opp_update_device_reference(struct kunit *test)
 	atomic_t released = ATOMIC_INIT(0);
 	struct device *dev;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs + 1);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->dev), 0);
 	KUNIT_EXPECT_EQ(test, kref_read(&ctx->dev->kobj.kref), refs);
 
 	/* Dropped by its owner first: released with the table, not before. */
-	dev = fixture_dev_new(test, KBUILD_MODNAME "-c", &released);
+	dev = opp_test_fixture_dev_new(test, KBUILD_MODNAME "-c", &released);
 	KUNIT_ASSERT_EQ(test, opp_add(dev, 100 * HZ_PER_MHZ, 900000), 0);
 	put_device(dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
@@ -375,10 +375,10 @@ static void opp_lookup_values(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct opp_info info;
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 300 * HZ_PER_MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, opp_test_fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_TRUE(test, info.available);
 
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
@@ -390,7 +390,7 @@ static void opp_lookup_values(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_lookup_exact(ctx->dev, 600 * HZ_PER_MHZ, false, &info),
 			0);
 	KUNIT_EXPECT_EQ(test, info.rate, 600 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, info.u_volt, fixture_volt_of(600 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, info.u_volt, opp_test_fixture_volt_of(600 * HZ_PER_MHZ));
 	KUNIT_EXPECT_FALSE(test, info.available);
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, 799 * HZ_PER_MHZ, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 400 * HZ_PER_MHZ);
@@ -401,7 +401,7 @@ static void opp_lookup_errors(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct opp_info info = { .rate = 42, .u_volt = 43 };
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->dev, 801 * HZ_PER_MHZ, &info),
 			-ERANGE);
 	KUNIT_EXPECT_EQ(test, opp_lookup_floor(ctx->dev, 199 * HZ_PER_MHZ, &info),
@@ -459,7 +459,7 @@ static void opp_lookup_hardirq(struct kunit *test)
 	struct irq_lookups *irq = kunit_kzalloc(test, sizeof(*irq), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, irq);
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	irq->dev = ctx->dev;
 	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &irq->ft), 0);
 	init_completion(&irq->done);
@@ -602,7 +602,7 @@ static void opp_lookup_remove_under_reader(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	r = reader_start(test, ctx->dev, 1);
 	reader_wait(test, r, 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
@@ -610,7 +610,7 @@ static void opp_lookup_remove_under_reader(struct kunit *test)
 	reader_go(r, 0);
 	reader_finish(test, r);
 	KUNIT_EXPECT_EQ(test, r->rate[0], 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, r->u_volt[0], fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, r->u_volt[0], opp_test_fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_FALSE(test, r->on[0]);
 	KUNIT_EXPECT_FALSE(test, r->off[0]);
 	/* Let the grace period pass and the memory go while we still run. */
@@ -641,11 +641,11 @@ static void opp_lookup_remove_frees_after_grace_period(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_TINY_RCU))
 		kunit_skip(test,
 			   "needs Tiny RCU (opp_lookup_remove_under_reader runs on Tree RCU)");
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	for (tries = 0; tries < 10 && !live; tries++) {
 		if (tries)
 			KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
-						      fixture_volt_of(400 * HZ_PER_MHZ)),
+						      opp_test_fixture_volt_of(400 * HZ_PER_MHZ)),
 					0);
 		cookie = get_state_synchronize_rcu();
 		rcu_read_lock();
@@ -665,7 +665,7 @@ static void opp_lookup_remove_frees_after_grace_period(struct kunit *test)
 			      "a grace period passed in each of %d removals",
 			      tries);
 	KUNIT_EXPECT_EQ(test, rate, 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, u_volt, fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, u_volt, opp_test_fixture_volt_of(400 * HZ_PER_MHZ));
 }
 
 /*
@@ -679,7 +679,7 @@ static void opp_lookup_update_under_reader(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	struct reader_thread *r;
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	r = reader_start(test, ctx->dev, 3);
 	reader_wait(test, r, 0);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->dev, 400 * HZ_PER_MHZ), 0);
@@ -689,7 +689,7 @@ static void opp_lookup_update_under_reader(struct kunit *test)
 	reader_go(r, 1);
 	reader_wait(test, r, 2);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->dev, 500 * HZ_PER_MHZ,
-				      fixture_volt_of(500 * HZ_PER_MHZ)), 0);
+				      opp_test_fixture_volt_of(500 * HZ_PER_MHZ)), 0);
 	reader_go(r, 2);
 	reader_finish(test, r);
 	/* Disabled: the held OPP reports nothing, only exact(false) finds it. */
@@ -698,7 +698,7 @@ static void opp_lookup_update_under_reader(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, r->off[0]);
 	/* Enabled again. */
 	KUNIT_EXPECT_EQ(test, r->rate[1], 400 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, r->u_volt[1], fixture_volt_of(400 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, r->u_volt[1], opp_test_fixture_volt_of(400 * HZ_PER_MHZ));
 	KUNIT_EXPECT_TRUE(test, r->on[1]);
 	KUNIT_EXPECT_FALSE(test, r->added[1]);
 	/* Added: a new search sees it; the held OPP, in the old copy, stays. */
@@ -720,7 +720,7 @@ static struct kunit_case opp_search_cases[] = {
 static struct kunit_suite opp_search_suite = {
 	.name = "opp_search",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_search_cases,
 };
 
@@ -740,7 +740,7 @@ static struct kunit_case opp_update_cases[] = {
 static struct kunit_suite opp_update_suite = {
 	.name = "opp_update",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_update_cases,
 };
 
@@ -757,7 +757,7 @@ static struct kunit_case opp_lookup_cases[] = {
 static struct kunit_suite opp_lookup_suite = {
 	.name = "opp_lookup",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_lookup_cases,
 };
 

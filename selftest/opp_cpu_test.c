@@ -61,12 +61,12 @@ static int sharing_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
 	ctx->nb.notifier_call = sharing_listen;
-	ctx->np_a = of_pair_node(test, "good-shared-a");
-	ctx->np_b = of_pair_node(test, "good-shared-b");
-	ctx->a = fixture_dev_new(test, "opp-sharing-a", &ctx->released);
-	ctx->b = fixture_dev_new(test, "opp-sharing-b", &ctx->released);
-	ctx->ka = fixture_dev_new(test, "opp-sharing-kernel-a", NULL);
-	ctx->kb = fixture_dev_new(test, "opp-sharing-kernel-b", NULL);
+	ctx->np_a = opp_test_of_pair_node(test, "good-shared-a");
+	ctx->np_b = opp_test_of_pair_node(test, "good-shared-b");
+	ctx->a = opp_test_fixture_dev_new(test, "opp-sharing-a", &ctx->released);
+	ctx->b = opp_test_fixture_dev_new(test, "opp-sharing-b", &ctx->released);
+	ctx->ka = opp_test_fixture_dev_new(test, "opp-sharing-kernel-a", NULL);
+	ctx->kb = opp_test_fixture_dev_new(test, "opp-sharing-kernel-b", NULL);
 	ctx->a->of_node = ctx->np_a;
 	ctx->ka->of_node = ctx->np_a;
 	ctx->b->of_node = ctx->np_b;
@@ -141,9 +141,9 @@ static void opp_sharing_of_one_table(struct kunit *test)
 	/* The kernel's core shares the table too: both agree on it. */
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->ka), 0);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kb), 0);
-	n = fixture_count(ctx->a);
+	n = opp_test_fixture_count(ctx->a);
 	KUNIT_ASSERT_GE(test, n, 2);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_opp_count(ctx->kb), n);
 
 	/* Disabled through one device, disabled for the other, in both. */
@@ -151,7 +151,7 @@ static void opp_sharing_of_one_table(struct kunit *test)
 	KUNIT_ASSERT_NE(test, f, 0UL);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->a, f), 0);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_disable(ctx->ka, f), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n - 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n - 1);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_opp_count(ctx->kb), n - 1);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, f, false, &info), 0);
 	kopp = dev_pm_opp_find_freq_exact(ctx->kb, f, false);
@@ -173,11 +173,11 @@ static void opp_sharing_changes_reach_all(struct kunit *test)
 	/* One chain: registered through b, the block is already there. */
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->b, &ctx->nb), -EEXIST);
 
-	top = sharing_rate(ctx->a, fixture_count(ctx->a) - 1);
+	top = sharing_rate(ctx->a, opp_test_fixture_count(ctx->a) - 1);
 	KUNIT_ASSERT_NE(test, top, 0UL);
 	KUNIT_EXPECT_EQ(test, opp_add(ctx->b, top + HZ_PER_MHZ, 1300000), 0);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->a, FIXTURE_EXACT,
-					   top + HZ_PER_MHZ).volt, 1300000UL);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->a, FIXTURE_EXACT,
+						    top + HZ_PER_MHZ).volt, 1300000UL);
 	KUNIT_EXPECT_EQ(test, opp_disable(ctx->b, top + HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove(ctx->a, top + HZ_PER_MHZ), 0);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, top + HZ_PER_MHZ, false,
@@ -195,17 +195,17 @@ static void opp_sharing_sharer_leaves(struct kunit *test)
 	int n;
 
 	sharing_read_both(test);
-	n = fixture_count(ctx->a);
+	n = opp_test_fixture_count(ctx->a);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &ctx->nb), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->b), -ENODEV);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), n);
 	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_REMOVE], 0U);
 	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->b), refs);
 	/* Read again, b joins again. */
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->b), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 	KUNIT_EXPECT_EQ(test, ctx->events[OPP_EVENT_ADD], 0U);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->b, &ctx->nb), 0);
 }
@@ -225,7 +225,7 @@ static void opp_sharing_owner_leaves(struct kunit *test)
 	int n;
 
 	sharing_read_both(test);
-	n = fixture_count(ctx->a);
+	n = opp_test_fixture_count(ctx->a);
 	off = sharing_rate(ctx->a, 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->a, off), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->a, &ctx->nb), 0);
@@ -233,9 +233,9 @@ static void opp_sharing_owner_leaves(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(h));
 
 	KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->a), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), -ENODEV);
 	KUNIT_EXPECT_EQ(test, sharing_refs(ctx->a), refs);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n - 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n - 1);
 	KUNIT_EXPECT_EQ(test, opp_lookup_exact(ctx->b, off, false, &info), 0);
 	f = 0;
 	rcu_read_lock();
@@ -274,7 +274,7 @@ static void opp_sharing_own_table_stays(struct kunit *test)
 	KUNIT_EXPECT_PTR_NE(test, ha, hb);
 	opp_table_put(ha);
 	opp_table_put(hb);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), fixture_count(ctx->a) + 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), opp_test_fixture_count(ctx->a) + 1);
 }
 
 /*
@@ -306,7 +306,7 @@ static void opp_sharing_cpus(struct kunit *test)
 		return;
 	}
 	for (cpu = 0; cpu < ncpu; cpu++)
-		KUNIT_ASSERT_EQ_MSG(test, fixture_count(get_cpu_device(cpu)), -ENODEV,
+		KUNIT_ASSERT_EQ_MSG(test, opp_test_fixture_count(get_cpu_device(cpu)), -ENODEV,
 				    "CPU %u has a table before the case", cpu);
 
 	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(cpu0, got), -ENODEV);
@@ -335,13 +335,13 @@ static void opp_sharing_cpus(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(cpu0, mask), 0);
 	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(get_cpu_device(last), got), 0);
 	KUNIT_EXPECT_TRUE(test, cpumask_equal(got, mask));
-	KUNIT_EXPECT_EQ(test, fixture_find(get_cpu_device(last), FIXTURE_CEIL,
-					   0).rate, 100 * HZ_PER_MHZ);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(get_cpu_device(last), FIXTURE_CEIL,
+						    0).rate, 100 * HZ_PER_MHZ);
 
 	/* Each CPU leaves in turn; the last takes the table. */
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		KUNIT_EXPECT_EQ(test, opp_remove_table(get_cpu_device(cpu)), 0);
-		KUNIT_EXPECT_EQ(test, fixture_count(get_cpu_device(cpu)), -ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(get_cpu_device(cpu)), -ENODEV);
 		if (cpu < last) {
 			KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(get_cpu_device(last),
 								   got), 0);
@@ -367,7 +367,7 @@ static void opp_sharing_bad_input(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->a, 100 * HZ_PER_MHZ, 900000), 0);
 	KUNIT_EXPECT_EQ(test, opp_set_sharing_cpus(ctx->a, NULL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_get_sharing_cpus(ctx->a, NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), 1);
 }
 
 /*
@@ -418,7 +418,7 @@ static void opp_sharing_out_of_memory(struct kunit *test)
 	int n;
 
 	sharing_read_both(test);
-	n = fixture_count(ctx->a);
+	n = opp_test_fixture_count(ctx->a);
 
 	/* An OPP added through the sharer: a new array and its copies. */
 	for (nth = 1, f.hit = true; f.hit; nth++) {
@@ -426,13 +426,13 @@ static void opp_sharing_out_of_memory(struct kunit *test)
 		if (f.ret == -ENOMEM) {
 			enomem++;
 			KUNIT_EXPECT_TRUE(test, f.hit);
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), n);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 			continue;
 		}
 		KUNIT_EXPECT_EQ(test, f.ret, 0);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n + 1);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n + 1);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), n + 1);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n + 1);
 		KUNIT_EXPECT_EQ(test, opp_remove(ctx->a, 7 * HZ_PER_MHZ), 0);
 	}
 	KUNIT_EXPECT_GE_MSG(test, enomem, 2U, "fail-nth never failed opp_add()");
@@ -442,13 +442,13 @@ static void opp_sharing_out_of_memory(struct kunit *test)
 		f = sharing_failing(ctx, sharing_owner_leaves, nth);
 		if (f.ret == -ENOMEM) {
 			enomem++;
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), n);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 			continue;
 		}
 		KUNIT_EXPECT_EQ(test, f.ret, 0);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), -ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 		if (f.hit)
 			KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->a), 0);
 	}
@@ -460,12 +460,12 @@ static void opp_sharing_out_of_memory(struct kunit *test)
 		f = sharing_failing(ctx, sharing_owner_joins, nth);
 		if (f.ret == -ENOMEM) {
 			enomem++;
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), -ENODEV);
-			KUNIT_EXPECT_EQ(test, fixture_count(ctx->b), n);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), -ENODEV);
+			KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->b), n);
 			continue;
 		}
 		KUNIT_EXPECT_EQ(test, f.ret, 0);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->a), n);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->a), n);
 		if (f.hit)
 			KUNIT_EXPECT_EQ(test, opp_remove_table(ctx->a), 0);
 	}
@@ -501,7 +501,7 @@ static void opp_cpufreq_table(struct kunit *test)
 	static const unsigned int khz[] = { 125000, 250000, 550000, 600000 };
 	unsigned int i;
 
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 500 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_init_cpufreq_table(ctx->dev, &ft), 0);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ft);
@@ -598,7 +598,7 @@ static void opp_cpufreq_from_notifier(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, l);
 	l->nb.notifier_call = cpufreq_listen;
 	l->dev = ctx->dev;
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 700 * HZ_PER_MHZ, 1300000), 0);
 	KUNIT_ASSERT_EQ(test, l->calls, 1U);
@@ -711,7 +711,7 @@ static void opp_cpufreq_table_grew(struct kunit *test)
 		kunit_skip(test, "the race needs two CPUs");
 	cpu0 = cpumask_first(cpu_online_mask);
 	cpu1 = cpumask_next(cpu0, cpu_online_mask);
-	fixture_add_cpu(test, ctx->dev);
+	opp_test_fixture_add_cpu(test, ctx->dev);
 	r->dev = ctx->dev;
 	r->first_bytes = (ARRAY_SIZE(fixture_cpu_opps) + 1) *
 			 sizeof(struct cpufreq_frequency_table);
@@ -770,7 +770,7 @@ static struct kunit_case opp_cpufreq_cases[] = {
 static struct kunit_suite opp_cpufreq_suite = {
 	.name = "opp_cpufreq",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_cpufreq_cases,
 };
 

@@ -5,7 +5,7 @@
  *
  * The view is read as a reader reads it, from the test: each file of
  * /sys/kernel/debug/opp_library/ opened through the VFS and rendered
- * line by line (fixture_debugfs_lines(): kernel_read() refuses a debugfs
+ * line by line (opp_test_fixture_debugfs_lines(): kernel_read() refuses a debugfs
  * file). Its three files must follow every change of the tables: tables
  * (a line per OPP: device, rate, voltage, availability, under a header),
  * opps (a line per table, then one per OPP with everything it holds) and
@@ -67,7 +67,7 @@ static struct dbg_lines *dbg_read(struct kunit *test, const char *file,
 
 	KUNIT_ASSERT_NOT_NULL(test, d);
 	d->dev = dev_name(dev);
-	KUNIT_ASSERT_EQ_MSG(test, fixture_debugfs_lines(file, dbg_collect, d), 0,
+	KUNIT_ASSERT_EQ_MSG(test, opp_test_fixture_debugfs_lines(file, dbg_collect, d), 0,
 			    "reading %s", file);
 	return d;
 }
@@ -119,12 +119,12 @@ static void dbg_expect_tables(struct kunit *test, struct device *dev,
 	}
 }
 
-/* fixture_add_four()'s OPPs: 200, 400, 600 and 800 MHz. */
+/* opp_test_fixture_add_four()'s OPPs: 200, 400, 600 and 800 MHz. */
 static struct dbg_opp dbg_four(unsigned int i, bool available)
 {
 	unsigned long rate = (i + 1) * 200 * HZ_PER_MHZ;
 
-	return (struct dbg_opp){ rate, fixture_volt_of(rate), available };
+	return (struct dbg_opp){ rate, opp_test_fixture_volt_of(rate), available };
 }
 
 /* The tables file follows each add, disable, enable and removal. */
@@ -137,7 +137,7 @@ static void opp_debugfs_tables_follow(struct kunit *test)
 	dbg_expect_tables(test, ctx->dev, NULL, 0, "no table");
 	for (i = 0; i < 4; i++)
 		want[i] = dbg_four(i, true);
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	dbg_expect_tables(test, ctx->dev, want, 4, "four added");
 
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, want[1].rate), 0);
@@ -177,7 +177,7 @@ static void opp_debugfs_tables_apart(struct kunit *test)
 
 	for (i = 0; i < 4; i++)
 		mine[i] = dbg_four(i, true);
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->other, other[0].rate,
 				      other[0].u_volt), 0);
 	dbg_expect_tables(test, ctx->dev, mine, 4, "both");
@@ -244,7 +244,7 @@ static void opp_debugfs_opps_follow(struct kunit *test)
 	d = dbg_read(test, DBG_OPPS, ctx->dev);
 	KUNIT_EXPECT_EQ(test, d->n, 0U);
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, dbg_four(3, false).rate), 0);
 	d = dbg_read(test, DBG_OPPS, ctx->dev);
 	KUNIT_ASSERT_EQ(test, d->n, 5U);
@@ -290,7 +290,7 @@ static void opp_debugfs_opps_follow(struct kunit *test)
 static void opp_debugfs_opps_of_table(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct device_node *np = of_pair_node(test, "good-basic");
+	struct device_node *np = opp_test_of_pair_node(test, "good-basic");
 	struct dbg_opp_line o;
 	struct dbg_lines *d;
 	struct dbg_table t;
@@ -340,8 +340,8 @@ static const char *dbg_sharers(struct kunit *test, struct device *dev)
 static void opp_debugfs_sharers_follow(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct device_node *a = of_pair_node(test, "good-shared-a");
-	struct device_node *b = of_pair_node(test, "good-shared-b");
+	struct device_node *a = opp_test_of_pair_node(test, "good-shared-a");
+	struct device_node *b = opp_test_of_pair_node(test, "good-shared-b");
 	char want[64];
 
 	ctx->dev->of_node = a;
@@ -377,7 +377,7 @@ static struct kunit_case debugfs_cases[] = {
 static struct kunit_suite debugfs_suite = {
 	.name = "opp_debugfs",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = debugfs_cases,
 };
 

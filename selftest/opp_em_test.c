@@ -53,8 +53,8 @@ static int em_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->ours = fixture_dev_new(test, EM_OURS, NULL);
-	ctx->kernels = fixture_dev_new(test, EM_KERNELS, NULL);
+	ctx->ours = opp_test_fixture_dev_new(test, EM_OURS, NULL);
+	ctx->kernels = opp_test_fixture_dev_new(test, EM_KERNELS, NULL);
 	return 0;
 }
 
@@ -66,8 +66,8 @@ static void em_exit(struct kunit *test)
 	em_dev_unregister_perf_domain(ctx->ours);
 	em_dev_unregister_perf_domain(ctx->kernels);
 	dev_pm_opp_remove_all_dynamic(ctx->kernels);
-	of_pair_remove_tables(ctx->ours, ctx->kernels);
-	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
+	opp_test_of_pair_remove_tables(ctx->ours, ctx->kernels);
+	opp_test_of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 }
 
 /* Give both devices the node @name and read its table into both cores. */
@@ -75,7 +75,7 @@ static void em_attach(struct kunit *test, const char *name)
 {
 	struct em_ctx *ctx = test->priv;
 
-	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
+	ctx->np = opp_test_of_pair_attach(test, ctx->ours, ctx->kernels, name);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 }
@@ -442,7 +442,7 @@ static void opp_em_unregister(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, em_debugfs_dir(ctx->ours), -ENOENT);
 	KUNIT_EXPECT_EQ(test, em_debugfs_dir(ctx->kernels), -ENOENT);
 	/* The table is the library's still: only the model went. */
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), 4);
 
 	KUNIT_ASSERT_EQ(test, opp_of_register_em(ctx->ours, NULL), 0);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_register_em(ctx->kernels, NULL), 0);

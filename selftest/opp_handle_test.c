@@ -39,7 +39,7 @@ static int handle_init(struct kunit *test)
 	struct handle_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
-	ctx->dev = fixture_dev_new(test, "opp-handle", &ctx->released);
+	ctx->dev = opp_test_fixture_dev_new(test, "opp-handle", &ctx->released);
 	test->priv = ctx;
 	return 0;
 }
@@ -187,7 +187,7 @@ static void opp_table_handle_matches_device(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
 	for (f = 0; f <= 900 * HZ_PER_MHZ; f += 25 * HZ_PER_MHZ) {
 		for (i = 0; i < ARRAY_SIZE(hows); i++) {
-			a = fixture_find(ctx->dev, hows[i], f);
+			a = opp_test_fixture_find(ctx->dev, hows[i], f);
 			b = handle_find(table, hows[i], f);
 			KUNIT_EXPECT_PTR_EQ_MSG(test, a.opp, b.opp,
 						"search %u at %lu Hz", i, f);
@@ -346,7 +346,7 @@ static void handle_expect_many(struct kunit *test, struct device **devs,
 	for (i = 0; i < HANDLE_NDEVS; i++) {
 		bool present = !(i & 1) || odd_present;
 
-		f = fixture_find(devs[i], FIXTURE_CEIL, 0);
+		f = opp_test_fixture_find(devs[i], FIXTURE_CEIL, 0);
 		if (present)
 			KUNIT_EXPECT_EQ_MSG(test, f.freq, (i + 1) * HZ_PER_MHZ,
 					    "device %u", i);
@@ -378,7 +378,7 @@ static void opp_table_handle_map_many_tables(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(table));
 
 	for (i = 0; i < HANDLE_NDEVS; i++) {
-		devs[i] = fixture_dev_new(test, "opp-handle-many", &released);
+		devs[i] = opp_test_fixture_dev_new(test, "opp-handle-many", &released);
 		KUNIT_ASSERT_EQ(test, opp_add(devs[i], (i + 1) * HZ_PER_MHZ, 900000), 0);
 	}
 	handle_expect_many(test, devs, true);
@@ -484,7 +484,7 @@ static void opp_table_handle_fast_matches(struct kunit *test)
 			for (i = 0; i < ARRAY_SIZE(handle_hows); i++) {
 				a = handle_find_as(table, handle_hows[i], f, true);
 				b = handle_find_as(table, handle_hows[i], f, false);
-				d = fixture_find(ctx->dev, handle_hows[i], f);
+				d = opp_test_fixture_find(ctx->dev, handle_hows[i], f);
 				KUNIT_EXPECT_PTR_EQ_MSG(test, a.opp, b.opp,
 							"%u OPPs, search %u at %lu Hz",
 							n, i, f);

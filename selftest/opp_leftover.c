@@ -56,8 +56,8 @@ static void opp_leftover_table(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_disable(dev, 300 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(dev, nb), 0);
 	leftover_nb = nb;
-	KUNIT_EXPECT_EQ(test, fixture_count(dev), 1);
-	KUNIT_EXPECT_EQ(test, fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX).rate,
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(dev), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX).rate,
 			600 * HZ_PER_MHZ);
 }
 

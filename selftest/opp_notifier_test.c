@@ -23,16 +23,16 @@
 static void opp_notifier_events(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *l = opp_test_fixture_listener_new(test, ctx->dev);
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * HZ_PER_MHZ,
-				      fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
+				      opp_test_fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
 	/* No change, no event. */
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1000 * HZ_PER_MHZ,
-				      fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
+				      opp_test_fixture_volt_of(1000 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 600 * HZ_PER_MHZ), 0);
@@ -43,31 +43,31 @@ static void opp_notifier_events(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 300 * HZ_PER_MHZ), -ENODEV);
 
 	KUNIT_ASSERT_EQ(test, l->n, 4U);
-	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * HZ_PER_MHZ, false);
-	fixture_expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 1, OPP_EVENT_DISABLE, 600 * HZ_PER_MHZ, false);
+	opp_test_fixture_expect_event(test, l, 2, OPP_EVENT_ENABLE, 600 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 3, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, true);
 
 	/* A removed table tells of each OPP and takes the registration. */
 	KUNIT_ASSERT_EQ(test, opp_remove_table(ctx->dev), 0);
 	KUNIT_ASSERT_EQ(test, l->n, 8U);
-	fixture_expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 4, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 7, OPP_EVENT_REMOVE, 1000 * HZ_PER_MHZ, true);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), -ENODEV);
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, l->n, 8U);
 }
 
 static void opp_notifier_registration(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *a = fixture_listener_new(test, ctx->dev);
-	struct fixture_listener *b = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *a = opp_test_fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *b = opp_test_fixture_listener_new(test, ctx->dev);
 
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(NULL, &a->nb), -EINVAL);
-	fixture_add_four(test, ctx->dev);
-	fixture_add_four(test, ctx->other);
+	opp_test_fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->other);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, NULL), -EINVAL);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), 0);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &a->nb), -EEXIST);
@@ -99,24 +99,24 @@ static void opp_notifier_registration(struct kunit *test)
 static void opp_notifier_last_opp(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *l = opp_test_fixture_listener_new(test, ctx->dev);
 
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 200 * HZ_PER_MHZ,
-				      fixture_volt_of(200 * HZ_PER_MHZ)), 0);
+				      opp_test_fixture_volt_of(200 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 400 * HZ_PER_MHZ,
-				      fixture_volt_of(400 * HZ_PER_MHZ)), 0);
+				      opp_test_fixture_volt_of(400 * HZ_PER_MHZ)), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 400 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, opp_remove(ctx->dev, 200 * HZ_PER_MHZ), 0);
 	KUNIT_ASSERT_EQ(test, l->n, 3U);
-	fixture_expect_event(test, l, 0, OPP_EVENT_DISABLE, 200 * HZ_PER_MHZ, false);
-	fixture_expect_event(test, l, 1, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 2, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, false);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+	opp_test_fixture_expect_event(test, l, 0, OPP_EVENT_DISABLE, 200 * HZ_PER_MHZ, false);
+	opp_test_fixture_expect_event(test, l, 1, OPP_EVENT_REMOVE, 400 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 2, OPP_EVENT_REMOVE, 200 * HZ_PER_MHZ, false);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), -ENODEV);
 	KUNIT_EXPECT_EQ(test, opp_unregister_notifier(ctx->dev, &l->nb), -ENODEV);
 	/* A new table has a new chain: the old listener hears nothing. */
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, l->n, 3U);
 	KUNIT_EXPECT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
 }
@@ -128,9 +128,9 @@ static void opp_notifier_last_opp(struct kunit *test)
 static void opp_notifier_order_and_stop(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *first = fixture_listener_new(test, ctx->dev);
-	struct fixture_listener *second = fixture_listener_new(test, ctx->dev);
-	struct fixture_listener *urgent = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *first = opp_test_fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *second = opp_test_fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *urgent = opp_test_fixture_listener_new(test, ctx->dev);
 	/* The listeners stay registered until the exit hook: not on stack. */
 	unsigned int *clock = kunit_kzalloc(test, sizeof(*clock), GFP_KERNEL);
 
@@ -139,7 +139,7 @@ static void opp_notifier_order_and_stop(struct kunit *test)
 	second->clock = clock;
 	urgent->clock = clock;
 	urgent->nb.priority = 1;
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &first->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &second->nb), 0);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &urgent->nb), 0);
@@ -157,8 +157,8 @@ static void opp_notifier_order_and_stop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, urgent->n, 2U);
 	KUNIT_EXPECT_EQ(test, first->n, 2U);
 	KUNIT_EXPECT_EQ(test, second->n, 1U);
-	KUNIT_EXPECT_EQ(test, fixture_find(ctx->dev, FIXTURE_EXACT,
-					   400 * HZ_PER_MHZ).rate,
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_find(ctx->dev, FIXTURE_EXACT,
+						    400 * HZ_PER_MHZ).rate,
 			400 * HZ_PER_MHZ);
 }
 
@@ -221,7 +221,7 @@ static void opp_notifier_unregister_waits(struct kunit *test)
 	init_completion(&b->release);
 	init_completion(&b->updated);
 	init_completion(&b->unregistered);
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &b->nb), 0);
 
 	t = kthread_run(blocking_updater, b, "opp-nb-update");
@@ -260,7 +260,7 @@ static struct kunit_case opp_notifier_cases[] = {
 static struct kunit_suite opp_notifier_suite = {
 	.name = "opp_notifier",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_notifier_cases,
 };
 

@@ -154,8 +154,8 @@ static int corpus_init(struct kunit *test)
 	struct corpus_ctx *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
-	ctx->t = of_v2_tables(test);
-	ctx->multi = of_multi_tables(test);
+	ctx->t = opp_test_of_v2_tables(test);
+	ctx->multi = opp_test_of_multi_tables(test);
 	test->priv = ctx;
 	return 0;
 }
@@ -195,7 +195,7 @@ static struct corpus_pair *corpus_pair_new(struct kunit *test,
 
 	KUNIT_ASSERT_LT_MSG(test, ctx->pairs, CORPUS_MAX_PAIRS,
 			    "%pOFn: too many providers", np);
-	ours = fixture_dev_create(&ctx->released, "%pOFn-ours", np);
+	ours = opp_test_fixture_dev_create(&ctx->released, "%pOFn-ours", np);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ours);
 	/*
 	 * The kernel's device has no name: its OPP core then makes no
@@ -207,7 +207,7 @@ static struct corpus_pair *corpus_pair_new(struct kunit *test,
 	if (of_property_present(np, "#power-domain-cells"))
 		kernels = opp_genpd_dev_create("");
 	else
-		kernels = fixture_dev_create(&ctx->released, "%s", "");
+		kernels = opp_test_fixture_dev_create(&ctx->released, "%s", "");
 	if (IS_ERR(kernels))
 		put_device(ours);
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, kernels);
@@ -284,7 +284,7 @@ static void corpus_configure(struct kunit *test, struct corpus_pair *p,
 	kcfg.regulator_names = cfg.regulator_names;
 	kcfg.clk_names = cfg.clk_names;
 	if (n > 1)
-		kcfg.config_clks = of_multi_config_clks;
+		kcfg.config_clks = opp_test_of_multi_config_clks;
 	p->token = dev_pm_opp_set_config(p->kernels, &kcfg);
 	KUNIT_ASSERT_GT(test, p->token, 0);
 }
@@ -508,7 +508,7 @@ static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p,
 	if (q->ret_ours || q->ret_kernels)
 		return;
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(p->ours, 0, &info), 0);
-	before[0] = fixture_count(q->ours);
+	before[0] = opp_test_fixture_count(q->ours);
 	before[1] = dev_pm_opp_get_opp_count(q->kernels);
 	KUNIT_EXPECT_EQ(test, before[0], before[1]);
 	corpus.shared++;
@@ -516,7 +516,7 @@ static void corpus_expect_sharing(struct kunit *test, struct corpus_pair *p,
 		return;
 	KUNIT_EXPECT_EQ(test, opp_disable(p->ours, info.rate), 0);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_disable(p->kernels, info.rate), 0);
-	after[0] = fixture_count(q->ours);
+	after[0] = opp_test_fixture_count(q->ours);
 	after[1] = dev_pm_opp_get_opp_count(q->kernels);
 	KUNIT_EXPECT_EQ_MSG(test, after[0], after[1], "after disabling %lu Hz",
 			    info.rate);
@@ -538,18 +538,18 @@ static void corpus_expect_tables(struct kunit *test, struct corpus_pair *p,
 	bool genpd[CORPUS_MAX_REQUIRED];
 	int i, count;
 
-	of_v2_read_ours(p->ours, ours);
-	of_v2_read_kernels_supplies(test, p->kernels, kernels, !v1);
+	opp_test_of_v2_read_ours(p->ours, ours);
+	opp_test_of_v2_read_kernels_supplies(test, p->kernels, kernels, !v1);
 	if (v1) {
 		for (i = 0; i < ours->count; i++) {
 			ours->opp[i].u_volt_min = 0;
 			ours->opp[i].u_volt_max = 0;
 		}
 	}
-	KUNIT_EXPECT_FALSE_MSG(test, of_v2_full(ours),
+	KUNIT_EXPECT_FALSE_MSG(test, opp_test_of_v2_full(ours),
 			       "more than %d OPPs: raise OF_V2_MAX_OPPS",
 			       OF_V2_MAX_OPPS);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 	if (!v1 && OPP_KERNEL_REQUIRED_PSTATE_IS_LEVEL) {
 		count = corpus_required_genpd(p->np, genpd);
 		if (count)
@@ -574,8 +574,8 @@ static void corpus_expect_several(struct kunit *test, struct corpus_pair *p)
 	bool genpd[CORPUS_MAX_REQUIRED];
 	int count;
 
-	of_multi_compare(test, ctx->multi, p->ours, p->kernels, supplies, clks);
-	KUNIT_EXPECT_FALSE_MSG(test, of_multi_full(ctx->multi),
+	opp_test_of_multi_compare(test, ctx->multi, p->ours, p->kernels, supplies, clks);
+	KUNIT_EXPECT_FALSE_MSG(test, opp_test_of_multi_full(ctx->multi),
 			       "more than %d OPPs: raise OF_MULTI_MAX_OPPS",
 			       OF_MULTI_MAX_OPPS);
 	KUNIT_EXPECT_EQ(test, opp_get_max_clock_latency(p->ours),
@@ -851,12 +851,12 @@ static void corpus_suite_exit(struct kunit_suite *suite)
 {
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
-	provider_rail_unregister(&corpus_provider);
-	provider_clock_unregister(&corpus_provider);
+	opp_test_provider_rail_unregister(&corpus_provider);
+	opp_test_provider_clock_unregister(&corpus_provider);
 	if (!IS_ERR_OR_NULL(corpus_owner))
 		root_device_unregister(corpus_owner);
 	corpus_owner = NULL;
-	icc_stub_unregister(&corpus_icc);
+	opp_test_icc_stub_unregister(&corpus_icc);
 }
 
 /* The providers of the tables of several supplies or clocks. */
@@ -871,16 +871,16 @@ static int corpus_named_register(void)
 	n = corpus_supply_names();
 	if (n < 0)
 		return n;
-	provider_init(&corpus_provider, 100000000, 0);
+	opp_test_provider_init(&corpus_provider, 100000000, 0);
 	/* Any voltage a board's table holds is within the rail's range. */
 	if (n) {
-		ret = provider_rail_register(&corpus_provider, corpus_owner,
-					     "opp-corpus-rail", 0, 5000000,
+		ret = opp_test_provider_rail_register(&corpus_provider, corpus_owner,
+						      "opp-corpus-rail", 0, 5000000,
 					     corpus_supplies, corpus_devs);
 		if (ret)
 			return ret;
 	}
-	return provider_clock_register(&corpus_provider, corpus_owner,
+	return opp_test_provider_clock_register(&corpus_provider, corpus_owner,
 				       "opp-corpus-clock", NULL, corpus_devs);
 }
 
@@ -888,7 +888,8 @@ static int corpus_suite_init(struct kunit_suite *suite)
 {
 	int ret;
 
-	ret = icc_stub_register(&corpus_icc, "/opp-corpus/interconnect", 0x4f5200, 1, NULL);
+	ret = opp_test_icc_stub_register(&corpus_icc, "/opp-corpus/interconnect",
+					 0x4f5200, 1, NULL);
 	if (ret)
 		return ret;
 	ret = corpus_named_register();

@@ -62,8 +62,8 @@ static void multi_suite_exit(struct kunit_suite *suite)
 	/* The configurations' puts leave device links to remove first. */
 	device_link_wait_removal();
 	for (i = 0; i < MULTI_MAX; i++) {
-		provider_rail_unregister(&multi_providers[i]);
-		provider_clock_unregister(&multi_providers[i]);
+		opp_test_provider_rail_unregister(&multi_providers[i]);
+		opp_test_provider_clock_unregister(&multi_providers[i]);
 	}
 	if (!IS_ERR_OR_NULL(multi_owner))
 		root_device_unregister(multi_owner);
@@ -82,15 +82,15 @@ static int multi_suite_init(struct kunit_suite *suite)
 	if (IS_ERR(multi_owner))
 		return PTR_ERR(multi_owner);
 	for (i = 0; i < MULTI_MAX; i++) {
-		provider_init(&multi_providers[i], multi_facts[i].rate,
-			      MULTI_UV_MIN);
-		ret = provider_rail_register(&multi_providers[i], multi_owner,
-					     multi_facts[i].supply[0],
+		opp_test_provider_init(&multi_providers[i], multi_facts[i].rate,
+				       MULTI_UV_MIN);
+		ret = opp_test_provider_rail_register(&multi_providers[i], multi_owner,
+						      multi_facts[i].supply[0],
 					     MULTI_UV_MIN, multi_facts[i].uv_max,
 					     multi_facts[i].supply, multi_devs);
 		if (!ret)
-			ret = provider_clock_register(&multi_providers[i],
-						      multi_owner,
+			ret = opp_test_provider_clock_register(&multi_providers[i],
+							       multi_owner,
 						      multi_facts[i].clock,
 						      multi_clk_names[i],
 						      multi_devs);
@@ -119,8 +119,8 @@ static int multi_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
 	ctx->token = -1;
-	ctx->ours = fixture_dev_new(test, MULTI_OURS, NULL);
-	ctx->kernels = fixture_dev_new(test, MULTI_KERNELS, NULL);
+	ctx->ours = opp_test_fixture_dev_new(test, MULTI_OURS, NULL);
+	ctx->kernels = opp_test_fixture_dev_new(test, MULTI_KERNELS, NULL);
 	return 0;
 }
 
@@ -135,16 +135,16 @@ static void multi_exit(struct kunit *test)
 {
 	struct multi_ctx *ctx = test->priv;
 
-	of_pair_remove_tables(ctx->ours, ctx->kernels);
+	opp_test_of_pair_remove_tables(ctx->ours, ctx->kernels);
 	multi_kernel_unconfigure(ctx);
-	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
+	opp_test_of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 }
 
 static void multi_attach(struct kunit *test, const char *name)
 {
 	struct multi_ctx *ctx = test->priv;
 
-	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
+	ctx->np = opp_test_of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
 /*
@@ -172,7 +172,7 @@ static void multi_configure(struct kunit *test, unsigned int supplies,
 		ours.clk_names = clk;
 		kernels.clk_names = clk;
 		if (clks > 1)
-			kernels.config_clks = of_multi_config_clks;
+			kernels.config_clks = opp_test_of_multi_config_clks;
 	}
 	KUNIT_ASSERT_EQ(test, opp_set_config(ctx->ours, &ours), 0);
 	ctx->token = dev_pm_opp_set_config(ctx->kernels, &kernels);
@@ -206,14 +206,14 @@ static void opp_of_multi_matches_kernel(struct kunit *test)
 {
 	const struct multi_good *g = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test);
+	struct of_multi_table *ours = opp_test_of_multi_tables(test);
 
 	multi_attach(test, g->node);
 	multi_configure(test, g->supplies, g->clks);
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_multi_compare(test, ours, ctx->ours, ctx->kernels,
-			 g->supplies, g->clks);
+	opp_test_of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+				  g->supplies, g->clks);
 	KUNIT_EXPECT_EQ(test, ours->count, g->count);
 	KUNIT_EXPECT_EQ(test, ours->walked, g->walked);
 }
@@ -255,7 +255,7 @@ static void opp_of_multi_malformed(struct kunit *test)
 {
 	const struct multi_bad *b = test->param_value;
 	struct multi_ctx *ctx = test->priv;
-	struct of_multi_table *ours = of_multi_tables(test);
+	struct of_multi_table *ours = opp_test_of_multi_tables(test);
 	struct opp_info info;
 
 	multi_attach(test, b->node);
@@ -265,12 +265,12 @@ static void opp_of_multi_malformed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	if (!b->err) {
 		/* Read as the kernel reads it (6.2 on): compare it. */
-		of_multi_compare(test, ours, ctx->ours, ctx->kernels,
-				 b->supplies, b->clks);
+		opp_test_of_multi_compare(test, ours, ctx->ours, ctx->kernels,
+					  b->supplies, b->clks);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), -ENODEV);
 }
 
 /* ---- The copy-out lookups and the accessors' bounds ---- */
@@ -547,14 +547,14 @@ static int multi_read(struct multi_ctx *ctx)
 
 static void multi_remove(struct kunit *test, struct multi_ctx *ctx)
 {
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 3);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), 3);
 	opp_remove_table(ctx->ours);
 }
 
 static void multi_no_table(struct kunit *test, struct multi_ctx *ctx,
 			   unsigned int nth)
 {
-	KUNIT_EXPECT_EQ_MSG(test, fixture_count(ctx->ours), -ENODEV,
+	KUNIT_EXPECT_EQ_MSG(test, opp_test_fixture_count(ctx->ours), -ENODEV,
 			    "allocation %u", nth);
 }
 
@@ -611,8 +611,8 @@ static void opp_of_multi_debugfs(struct kunit *test)
 	multi_attach(test, "multi-both");
 	multi_configure(test, 2, 2);
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	KUNIT_ASSERT_EQ(test, fixture_debugfs_lines(MULTI_OPPS_VIEW,
-						    multi_view_line, v), 0);
+	KUNIT_ASSERT_EQ(test, opp_test_fixture_debugfs_lines(MULTI_OPPS_VIEW,
+							     multi_view_line, v), 0);
 	KUNIT_ASSERT_EQ(test, v->n, 3);
 	KUNIT_EXPECT_STREQ(test, v->line[0],
 			   "table opps=2 latency_ns=0 paths=0 shared=no genpd=no node=/opp-of-v2/table-multi-both");

@@ -6,7 +6,7 @@
  * (opp_of_corpus_test.c).
  *
  * opp_of: operating-points (v1) tables, on detached nodes of the
- * fixture's (fixture_of_attach()): a table read, merged into one that is
+ * fixture's (opp_test_fixture_of_attach()): a table read, merged into one that is
  * there, or refused whole when malformed, and a device's clock-latency
  * as the kernel's OPP core reads it.
  *
@@ -45,9 +45,9 @@ static void opp_of_table(struct kunit *test)
 	};
 	struct opp_info info;
 
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 3);
 	KUNIT_ASSERT_EQ(test, opp_lookup_ceil(ctx->dev, 0, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 200 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, info.u_volt, 900000UL);
@@ -56,7 +56,7 @@ static void opp_of_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, info.u_volt, 1100000UL);
 	/* Reading it again is the identical re-add of a re-probe. */
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 3);
 	ctx->dev->of_node = NULL;
 }
 
@@ -90,18 +90,18 @@ static void opp_of_malformed(struct kunit *test)
 	/* 4294968 kHz fits an unsigned long in Hz only on 64-bit. */
 	if (c->cells[2] == 4294968 && BITS_PER_LONG == 64)
 		err = 0;
-	fixture_of_attach(test, ctx->dev, c->cells, c->n);
+	opp_test_fixture_of_attach(test, ctx->dev, c->cells, c->n);
 	if (c->bytes)
 		ctx->dev->of_node->properties->length = c->bytes;
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
 	if (!err)
 		goto out;
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), -ENODEV);
 
 	/* Nor does it touch a table that is there. */
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), err);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 4);
 out:
 	ctx->dev->of_node = NULL;
 }
@@ -111,15 +111,15 @@ static void opp_of_missing(struct kunit *test)
 	struct fixture_pair *ctx = test->priv;
 	static const u32 conflict[] = { 200000, 1, 1000000, 1200000 };
 
-	fixture_of_attach(test, ctx->dev, NULL, 0);
+	opp_test_fixture_of_attach(test, ctx->dev, NULL, 0);
 	ctx->dev->of_node->properties = NULL;
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -ENODEV);
 
 	/* A conflict with the table adds none, not even the new 1 GHz. */
-	fixture_add_four(test, ctx->dev);
-	fixture_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
+	opp_test_fixture_add_four(test, ctx->dev);
+	opp_test_fixture_of_attach(test, ctx->dev, conflict, ARRAY_SIZE(conflict));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EEXIST);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 4);
 	ctx->dev->of_node = NULL;
 }
 
@@ -131,32 +131,32 @@ static void opp_of_missing(struct kunit *test)
 static void opp_of_merge(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
-	struct fixture_listener *l = fixture_listener_new(test, ctx->dev);
+	struct fixture_listener *l = opp_test_fixture_listener_new(test, ctx->dev);
 	static const unsigned long fresh[] = {
 		300 * HZ_PER_MHZ, 1000 * HZ_PER_MHZ,
 	};
 	u32 cells[] = {
-		1000000, fixture_volt_of(1000 * HZ_PER_MHZ),
-		400000, fixture_volt_of(400 * HZ_PER_MHZ),
-		300000, fixture_volt_of(300 * HZ_PER_MHZ),
+		1000000, opp_test_fixture_volt_of(1000 * HZ_PER_MHZ),
+		400000, opp_test_fixture_volt_of(400 * HZ_PER_MHZ),
+		300000, opp_test_fixture_volt_of(300 * HZ_PER_MHZ),
 	};
 	struct fixture_found f;
 
-	fixture_add_four(test, ctx->dev);
+	opp_test_fixture_add_four(test, ctx->dev);
 	l->watch = fresh;
 	l->nwatch = ARRAY_SIZE(fresh);
 	KUNIT_ASSERT_EQ(test, opp_register_notifier(ctx->dev, &l->nb), 0);
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 6);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 6);
 	KUNIT_ASSERT_EQ(test, l->n, 2U);
-	fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
-	fixture_expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 0, OPP_EVENT_ADD, 300 * HZ_PER_MHZ, true);
+	opp_test_fixture_expect_event(test, l, 1, OPP_EVENT_ADD, 1000 * HZ_PER_MHZ, true);
 	KUNIT_EXPECT_TRUE_MSG(test, l->watched[0],
 			      "the first ADD came before the whole update");
-	f = fixture_find(ctx->dev, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
+	f = opp_test_fixture_find(ctx->dev, FIXTURE_CEIL, 250 * HZ_PER_MHZ);
 	KUNIT_EXPECT_EQ(test, f.rate, 300 * HZ_PER_MHZ);
-	KUNIT_EXPECT_EQ(test, f.volt, fixture_volt_of(300 * HZ_PER_MHZ));
+	KUNIT_EXPECT_EQ(test, f.volt, opp_test_fixture_volt_of(300 * HZ_PER_MHZ));
 	ctx->dev->of_node = NULL;
 }
 
@@ -170,7 +170,7 @@ static void opp_of_largest_khz(struct kunit *test)
 	static const u32 cells[] = { 4294967, 1000000 };
 	struct opp_info info;
 
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
 	KUNIT_ASSERT_EQ(test, opp_lookup_floor(ctx->dev, ULONG_MAX, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.rate, 4294967000UL);
@@ -191,8 +191,8 @@ static void opp_of_clock_latency(struct kunit *test)
 	unsigned long ours, kernels = 0;
 	int ret;
 
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	fixture_of_add_u32(test, ctx->dev, "clock-latency", 300000);
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_add_u32(test, ctx->dev, "clock-latency", 300000);
 	ctx->other->of_node = ctx->dev->of_node;
 	ret = dev_pm_opp_of_add_table(ctx->other);
 	KUNIT_EXPECT_EQ(test, ret, 0);
@@ -203,7 +203,7 @@ static void opp_of_clock_latency(struct kunit *test)
 	ctx->other->of_node = NULL;
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), 0);
 	ours = opp_get_max_clock_latency(ctx->dev);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 2);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 2);
 	KUNIT_EXPECT_EQ(test, kernels, 300000UL);
 	KUNIT_EXPECT_EQ(test, ours, kernels);
 	ctx->dev->of_node = NULL;
@@ -222,7 +222,7 @@ static struct kunit_case opp_of_cases[] = {
 static struct kunit_suite opp_of_suite = {
 	.name = "opp_of",
 	.init = fixture_pair_init,
-	.exit = fixture_pair_exit,
+	.exit = opp_test_fixture_pair_exit,
 	.test_cases = opp_of_cases,
 };
 
@@ -242,7 +242,7 @@ static void of_v2_attach(struct kunit *test, const char *name)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
-	ctx->np = of_pair_attach(test, ctx->ours, ctx->kernels, name);
+	ctx->np = opp_test_of_pair_attach(test, ctx->ours, ctx->kernels, name);
 }
 
 /* One case, another table: this library's device reads the node @name. */
@@ -263,8 +263,8 @@ static int of_v2_init(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	test->priv = ctx;
-	ctx->ours = fixture_dev_new(test, "opp-of-v2-ours", &ctx->released);
-	ctx->kernels = fixture_dev_new(test, "opp-of-v2-kernel", &ctx->released);
+	ctx->ours = opp_test_fixture_dev_new(test, "opp-of-v2-ours", &ctx->released);
+	ctx->kernels = opp_test_fixture_dev_new(test, "opp-of-v2-kernel", &ctx->released);
 	return 0;
 }
 
@@ -291,8 +291,8 @@ static void of_v2_exit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
 
-	of_pair_remove_tables(ctx->ours, ctx->kernels);
-	of_pair_put(ctx->ours, ctx->kernels, ctx->np);
+	opp_test_of_pair_remove_tables(ctx->ours, ctx->kernels);
+	opp_test_of_pair_put(ctx->ours, ctx->kernels, ctx->np);
 	of_v2_providers_put(ctx);
 }
 
@@ -375,20 +375,20 @@ static void opp_of_v2_matches_kernel(struct kunit *test)
 {
 	const struct of_v2_good *g = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	struct of_v2_table *ours = opp_test_of_v2_tables(test), *kernels = ours + 1;
 	int tokens[2];
 
 	of_v2_attach(test, g->node);
 	of_v2_configure(test, g->hw, g->hw_count, g->prop_name, tokens);
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_v2_read_ours(ctx->ours, ours);
-	of_v2_read_kernels(test, ctx->kernels, kernels);
+	opp_test_of_v2_read_ours(ctx->ours, ours);
+	opp_test_of_v2_read_kernels(test, ctx->kernels, kernels);
 	/* The kernel's core needs its configuration until its table goes. */
 	dev_pm_opp_of_remove_table(ctx->kernels);
 	of_v2_unconfigure(tokens);
 	KUNIT_EXPECT_EQ(test, ours->count, g->count);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 }
 
 /* ---- The malformed matrix ---- */
@@ -463,7 +463,7 @@ static void opp_of_v2_malformed(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), b->err);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 0, &info), -ENODEV);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), -ENODEV);
 }
 
 /* ---- Tables the kernel's rule for supplies reads by version ---- */
@@ -495,7 +495,7 @@ static void opp_of_v2_supply_rule(struct kunit *test)
 	const struct of_v2_rule *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
 	int want = OPP_OF_SUPPLY_PROPS_DECOUPLED ? r->since_6_2 : r->before;
-	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	struct of_v2_table *ours = opp_test_of_v2_tables(test), *kernels = ours + 1;
 	int ret;
 
 	of_v2_attach(test, r->node);
@@ -503,13 +503,13 @@ static void opp_of_v2_supply_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, want);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), want);
 	if (ret || want) {
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), -ENODEV);
 		return;
 	}
-	of_v2_read_ours(ctx->ours, ours);
-	of_v2_read_kernels(test, ctx->kernels, kernels);
+	opp_test_of_v2_read_ours(ctx->ours, ours);
+	opp_test_of_v2_read_kernels(test, ctx->kernels, kernels);
 	KUNIT_EXPECT_EQ(test, ours->count, 2);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 }
 
 /*
@@ -520,21 +520,21 @@ static void opp_of_v2_supply_rule(struct kunit *test)
 static void opp_of_v2_rate_above_32bit(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	struct of_v2_table *ours = opp_test_of_v2_tables(test), *kernels = ours + 1;
 
 	of_v2_attach(test, "bad-hz-above-32bit");
 	if (BITS_PER_LONG == 32) {
 		KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), -EINVAL);
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), -ENODEV);
 		return;
 	}
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	of_v2_read_ours(ctx->ours, ours);
-	of_v2_read_kernels(test, ctx->kernels, kernels);
+	opp_test_of_v2_read_ours(ctx->ours, ours);
+	opp_test_of_v2_read_kernels(test, ctx->kernels, kernels);
 	KUNIT_EXPECT_EQ(test, ours->count, 1);
 	KUNIT_EXPECT_EQ(test, (u64)ours->opp[0].rate, 5000000000ULL);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 }
 
 /* ---- What the parse leaves for callers ---- */
@@ -548,7 +548,7 @@ static void opp_of_v2_fault_keeps_table(struct kunit *test)
 	of_v2_attach(test, "bad-uv-then-none");
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->ours, 100000000, 900000), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 1);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), 1);
 	KUNIT_EXPECT_EQ(test, opp_lookup_ceil(ctx->ours, 100000001, &info),
 			-ERANGE);
 }
@@ -561,7 +561,7 @@ static void opp_of_v2_parse_twice(struct kunit *test)
 	of_v2_attach(test, "good-basic");
 	KUNIT_ASSERT_EQ(test, opp_of_add_table(ctx->ours), 0);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 4);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), 4);
 }
 
 /* Turbo OPPs are boost entries of the cpufreq table; the rest are not. */
@@ -638,7 +638,7 @@ static void opp_of_v2_accessors(struct kunit *test)
 static void opp_of_v2_suspend_disabled(struct kunit *test)
 {
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	struct of_v2_table *ours = opp_test_of_v2_tables(test), *kernels = ours + 1;
 
 	of_v2_attach(test, "good-two-suspend");
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_of_add_table(ctx->kernels), 0);
@@ -649,9 +649,9 @@ static void opp_of_v2_suspend_disabled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dev_pm_opp_get_suspend_opp_freq(ctx->kernels), 0UL);
 	KUNIT_EXPECT_EQ(test, opp_get_suspend_opp_freq(ctx->ours), 0UL);
 	/* The other marked OPP does not stand in for it. */
-	of_v2_read_ours(ctx->ours, ours);
-	of_v2_read_kernels(test, ctx->kernels, kernels);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_read_ours(ctx->ours, ours);
+	opp_test_of_v2_read_kernels(test, ctx->kernels, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 
 	KUNIT_ASSERT_EQ(test, dev_pm_opp_enable(ctx->kernels, 800000000), 0);
 	KUNIT_ASSERT_EQ(test, opp_enable(ctx->ours, 800000000), 0);
@@ -815,7 +815,7 @@ static void opp_of_v2_bw_searches(struct kunit *test)
 
 	/* Rate 0 names the first OPP: remove it, its bandwidths go too. */
 	KUNIT_ASSERT_EQ(test, opp_remove(ctx->ours, 0), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), 2);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), 2);
 	KUNIT_ASSERT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 0, 0, &info), 0);
 	KUNIT_EXPECT_EQ(test, info.peak_kbps, 800000U);
 	KUNIT_ASSERT_EQ(test, opp_lookup_bw_ceil(ctx->ours, 0, 1, &info), 0);
@@ -875,8 +875,8 @@ static void of_v2_providers_new(struct kunit *test)
 		np = of_get_child_by_name(root, names[i]);
 		if (!np)
 			break;
-		ctx->pd[i][0] = fixture_dev_new(test, "opp-of-v2-pd-ours",
-						&ctx->released);
+		ctx->pd[i][0] = opp_test_fixture_dev_new(test, "opp-of-v2-pd-ours",
+							 &ctx->released);
 		ctx->pd[i][1] = opp_genpd_dev_create(i ? "opp-of-v2-pd-b" :
 							 "opp-of-v2-pd-a");
 		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx->pd[i][1]);
@@ -928,7 +928,7 @@ static void opp_of_v2_required(struct kunit *test)
 {
 	const struct of_v2_req *r = test->param_value;
 	struct of_v2_ctx *ctx = test->priv;
-	struct of_v2_table *ours = of_v2_tables(test), *kernels = ours + 1;
+	struct of_v2_table *ours = opp_test_of_v2_tables(test), *kernels = ours + 1;
 	unsigned int lo[3], lk[3];
 	struct opp_table *pd, *pd_own;
 	int i, ret;
@@ -946,7 +946,7 @@ static void opp_of_v2_required(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ret, r->err);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->ours), r->err);
 	if (r->err) {
-		KUNIT_EXPECT_EQ(test, fixture_count(ctx->ours), -ENODEV);
+		KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->ours), -ENODEV);
 		return;
 	}
 	if (r->late) {
@@ -959,10 +959,10 @@ static void opp_of_v2_required(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, pd, ERR_PTR(-ENODEV));
 		of_v2_providers_read(test);
 	}
-	of_v2_read_ours(ctx->ours, ours);
-	of_v2_read_kernels(test, ctx->kernels, kernels);
+	opp_test_of_v2_read_ours(ctx->ours, ours);
+	opp_test_of_v2_read_kernels(test, ctx->kernels, kernels);
 	KUNIT_EXPECT_EQ(test, ours->count, r->count);
-	of_v2_expect_same(test, ours, kernels);
+	opp_test_of_v2_expect_same(test, ours, kernels);
 
 	of_v2_required_levels(ctx, lo, lk, &pd);
 	for (i = 0; i < r->count; i++) {
@@ -1042,12 +1042,14 @@ static struct icc_stub of_v2_icc;
 
 static int of_v2_suite_init(struct kunit_suite *suite)
 {
-	return icc_stub_register(&of_v2_icc, "/opp-of-v2/interconnect-test", 0x4f5100, 4, NULL);
+	return opp_test_icc_stub_register(&of_v2_icc,
+					  "/opp-of-v2/interconnect-test",
+					  0x4f5100, 4, NULL);
 }
 
 static void of_v2_suite_exit(struct kunit_suite *suite)
 {
-	icc_stub_unregister(&of_v2_icc);
+	opp_test_icc_stub_unregister(&of_v2_icc);
 }
 
 static struct kunit_suite of_v2_suite = {

@@ -72,8 +72,8 @@ static void rate_setup(struct kunit *test, unsigned long rate, int uv,
 	KUNIT_ASSERT_NOT_NULL_MSG(test, ctx->np,
 				  "no /opp-of-v2/rate-consumer: boot with selftest/opp_of_v2.dtso applied");
 	ctx->dev->of_node = ctx->np;
-	KUNIT_ASSERT_EQ(test, provider_register(&ctx->prov, "opp-rate-test",
-						ctx->dev, rate, uv), 0);
+	KUNIT_ASSERT_EQ(test, opp_test_provider_register(&ctx->prov, "opp-rate-test",
+							 ctx->dev, rate, uv), 0);
 	ctx->registered = true;
 	ctx->prov.need_uv = rate_need_uv;
 	cfg.clk = ctx->prov.clk;
@@ -94,7 +94,7 @@ static int rate_init(struct kunit *test)
 	 * regulator, and that link's last reference goes from a work item
 	 * after the case is over.
 	 */
-	ctx->dev = fixture_dev_new(test, "opp-rate-dev", NULL);
+	ctx->dev = opp_test_fixture_dev_new(test, "opp-rate-dev", NULL);
 	return 0;
 }
 
@@ -105,7 +105,7 @@ static void rate_exit(struct kunit *test)
 	opp_remove_table(ctx->dev);
 	opp_clear_config(ctx->dev);
 	if (ctx->registered)
-		provider_unregister(&ctx->prov);
+		opp_test_provider_unregister(&ctx->prov);
 	ctx->dev->of_node = NULL;
 	of_node_put(ctx->np);
 	put_device(ctx->dev);
@@ -292,7 +292,7 @@ static void opp_set_rate_beyond_regulator(struct kunit *test)
 	rate_setup(test, RATE_LO, 900000, true);
 	KUNIT_ASSERT_EQ(test, opp_add(ctx->dev, 1200000000, PROVIDER_UV_MAX + 100000),
 			0);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), 3);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), 3);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->dev, 1200000000), -ERANGE);
 	KUNIT_EXPECT_EQ(test, opp_set_rate(ctx->dev, RATE_HI), 0);
 	rate_expect_at(test, RATE_HI, 1200000);
@@ -427,10 +427,10 @@ static void opp_set_rate_v1_tolerance(struct kunit *test)
 	unsigned int i;
 	int token;
 
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 5);
-	KUNIT_ASSERT_EQ(test, provider_register(&ctx->prov, "opp-rate-test",
-						ctx->dev, RATE_LO, 900000), 0);
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 5);
+	KUNIT_ASSERT_EQ(test, opp_test_provider_register(&ctx->prov, "opp-rate-test",
+							 ctx->dev, RATE_LO, 900000), 0);
 	ctx->registered = true;
 	KUNIT_ASSERT_EQ(test, opp_set_config(ctx->dev, &(struct opp_config){
 		.clk = ctx->prov.clk, .supply = ctx->prov.supply }), 0);
@@ -438,10 +438,10 @@ static void opp_set_rate_v1_tolerance(struct kunit *test)
 
 	kernels = kunit_kzalloc(test, sizeof(*kernels), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, kernels);
-	other = fixture_dev_new(test, "opp-rate-kernel", NULL);
+	other = opp_test_fixture_dev_new(test, "opp-rate-kernel", NULL);
 	other->of_node = ctx->dev->of_node;
-	if (provider_register(kernels, "opp-rate-kernel", other, RATE_LO,
-			      900000)) {
+	if (opp_test_provider_register(kernels, "opp-rate-kernel", other, RATE_LO,
+				       900000)) {
 		other->of_node = NULL;
 		put_device(other);
 		KUNIT_FAIL(test, "no provider for the kernel's side");
@@ -478,7 +478,7 @@ static void opp_set_rate_v1_tolerance(struct kunit *test)
 		dev_pm_opp_remove_table(other);
 		dev_pm_opp_clear_config(token);
 	}
-	provider_unregister(kernels);
+	opp_test_provider_unregister(kernels);
 	other->of_node = NULL;
 	put_device(other);
 
@@ -493,10 +493,10 @@ static void opp_set_rate_v1_tolerance_too_wide(struct kunit *test)
 	static const u32 cells[] = { 200000, 900000 };
 	struct rate_ctx *ctx = test->priv;
 
-	fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
-	fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 101);
+	opp_test_fixture_of_attach(test, ctx->dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_add_u32(test, ctx->dev, "voltage-tolerance", 101);
 	KUNIT_EXPECT_EQ(test, opp_of_add_table(ctx->dev), -EINVAL);
-	KUNIT_EXPECT_EQ(test, fixture_count(ctx->dev), -ENODEV);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(ctx->dev), -ENODEV);
 }
 
 static struct kunit_case rate_cases[] = {

@@ -314,10 +314,10 @@ static int robust_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	atomic_set(&ctx->released, 0);
 	test->priv = ctx;
-	ctx->dev = fixture_dev_new(test, "opp-robust-dut", &ctx->released);
+	ctx->dev = opp_test_fixture_dev_new(test, "opp-robust-dut", &ctx->released);
 	ctx->refs = kref_read(&ctx->dev->kobj.kref);
-	ctx->bystander = fixture_dev_new(test, "opp-robust-bystander",
-					 &ctx->released);
+	ctx->bystander = opp_test_fixture_dev_new(test, "opp-robust-bystander",
+						  &ctx->released);
 	robust_model_fill(test, ctx->bystander, &ctx->by_model, NRATES);
 	KUNIT_ASSERT_EQ(test, opp_disable(ctx->bystander, robust_rate(2)), 0);
 	robust_model_set(&ctx->by_model, robust_rate(2), false);
@@ -342,7 +342,7 @@ static void robust_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->released), 2);
 }
 
-/* The library's debugfs view (fixture_debugfs_lines()). */
+/* The library's debugfs view (opp_test_fixture_debugfs_lines()). */
 #define ROBUST_VIEW	"/sys/kernel/debug/opp_library/tables"
 #define ROBUST_VIEW_MAX	(4 * ROBUST_NUNIV)
 
@@ -373,7 +373,7 @@ static int robust_view_line(char *line, void *arg)
 static int robust_view(struct device *dev, struct robust_opp *v)
 {
 	struct robust_view_ctx c = { .dev = dev, .v = v };
-	int ret = fixture_debugfs_lines(ROBUST_VIEW, robust_view_line, &c);
+	int ret = opp_test_fixture_debugfs_lines(ROBUST_VIEW, robust_view_line, &c);
 
 	return ret ?: c.n;
 }
@@ -406,7 +406,7 @@ static void robust_snapshot(struct device *dev, struct robust_listener *l,
 	memset(s, 0, sizeof(*s));
 	s->refs = kref_read(&dev->kobj.kref);
 	s->events = l ? l->n : 0;
-	s->count = fixture_count(dev);
+	s->count = opp_test_fixture_count(dev);
 	for (i = 0; i < ROBUST_NUNIV; i++) {
 		rate = robust_universe(i);
 		if (opp_lookup_exact(dev, rate, true, &info) &&
@@ -547,7 +547,7 @@ static void robust_attach_of(struct kunit *test, struct device *dev)
 		cells[2 * i] = rate / HZ_PER_KHZ;
 		cells[2 * i + 1] = robust_volt(rate);
 	}
-	fixture_of_attach(test, dev, cells, ARRAY_SIZE(cells));
+	opp_test_fixture_of_attach(test, dev, cells, ARRAY_SIZE(cells));
 }
 
 /*
@@ -842,14 +842,14 @@ static void robust_v2_judge(struct kunit *test, void *arg, unsigned int nth,
 	struct device *dev = w->ctx->dev;
 
 	if (failed) {
-		KUNIT_EXPECT_EQ_MSG(test, fixture_count(dev), -ENODEV,
+		KUNIT_EXPECT_EQ_MSG(test, opp_test_fixture_count(dev), -ENODEV,
 				    "%s, allocation %u", w->p->node, nth);
 		KUNIT_EXPECT_EQ_MSG(test, kref_read(&dev->kobj.kref), w->refs,
 				    "%s, allocation %u", w->p->node, nth);
 		return;
 	}
 	KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s, allocation %u", w->p->node, nth);
-	KUNIT_EXPECT_EQ_MSG(test, fixture_count(dev), w->p->count,
+	KUNIT_EXPECT_EQ_MSG(test, opp_test_fixture_count(dev), w->p->count,
 			    "%s, allocation %u", w->p->node, nth);
 }
 
@@ -1038,7 +1038,7 @@ static int robust_bi_add_zero(struct device *dev)
 
 static int robust_bi_exact(struct device *dev, unsigned long f, bool avail)
 {
-	return robust_ptr_ret(fixture_find(dev, avail ? FIXTURE_EXACT :
+	return robust_ptr_ret(opp_test_fixture_find(dev, avail ? FIXTURE_EXACT :
 					   FIXTURE_EXACT_OFF, f).opp);
 }
 
@@ -1368,7 +1368,7 @@ static const struct robust_cell robust_cells[] = {
 	{ "opp_find_freq_floor(ULONG_MAX)", robust_bi_floor_max },
 	{ "opp_find_freq_ceil(NULL)", robust_bi_ceil_null, true },
 	{ "opp_find_freq_floor(NULL)", robust_bi_floor_null, true },
-	{ "opp_get_opp_count", fixture_count },
+	{ "opp_get_opp_count", opp_test_fixture_count },
 	{ "opp_init_cpufreq_table", robust_bi_cpufreq },
 	{ "opp_init_cpufreq_table(NULL)", robust_bi_cpufreq_null, true },
 	{ "opp_free_cpufreq_table", robust_bi_free_cpufreq, false, true },
@@ -1499,14 +1499,14 @@ static void opp_badinput_populated_misses(struct kunit *test)
 		KUNIT_EXPECT_LE(test, robust_log_lines(), 1U);
 	}
 	/* The edges: ceil of 0 is the lowest, floor of ULONG_MAX the top. */
-	f = fixture_find(dev, FIXTURE_CEIL, 0);
+	f = opp_test_fixture_find(dev, FIXTURE_CEIL, 0);
 	KUNIT_EXPECT_EQ(test, f.rate, robust_rate(0));
-	f = fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX);
+	f = opp_test_fixture_find(dev, FIXTURE_FLOOR, ULONG_MAX);
 	KUNIT_EXPECT_EQ(test, f.rate, robust_rate(NRATES - 1));
-	f = fixture_find(dev, FIXTURE_CEIL, robust_rate(NRATES - 1) + 1);
+	f = opp_test_fixture_find(dev, FIXTURE_CEIL, robust_rate(NRATES - 1) + 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, f.freq, robust_rate(NRATES - 1) + 1);
-	f = fixture_find(dev, FIXTURE_FLOOR, robust_rate(0) - 1);
+	f = opp_test_fixture_find(dev, FIXTURE_FLOOR, robust_rate(0) - 1);
 	KUNIT_EXPECT_PTR_EQ(test, f.opp, ERR_PTR(-ERANGE));
 	KUNIT_EXPECT_EQ(test, f.freq, robust_rate(0) - 1);
 
@@ -1598,7 +1598,7 @@ static struct kunit_suite robust_badinput_suite = {
 static void opp_release_after_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = fixture_dev_new(test, "opp-robust-reg", &released);
+	struct device *dev = opp_test_fixture_dev_new(test, "opp-robust-reg", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
@@ -1610,14 +1610,14 @@ static void opp_release_after_remove(struct kunit *test)
 static void opp_release_before_remove(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = fixture_dev_new(test, "opp-robust-reg2", &released);
+	struct device *dev = opp_test_fixture_dev_new(test, "opp-robust-reg2", &released);
 
 	KUNIT_ASSERT_EQ(test, device_add(dev), 0);
 	robust_fill(test, dev, 3);
 	device_unregister(dev);
 	/* The library's reference keeps it: no new device can take its place. */
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 0);
-	KUNIT_EXPECT_EQ(test, fixture_count(dev), 3);
+	KUNIT_EXPECT_EQ(test, opp_test_fixture_count(dev), 3);
 	KUNIT_EXPECT_EQ(test, opp_remove(dev, robust_rate(0)), 0);
 	KUNIT_EXPECT_EQ(test, opp_remove_table(dev), 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&released), 1);
@@ -1632,7 +1632,7 @@ static void opp_release_before_remove(struct kunit *test)
 static void opp_release_after_clear_config(struct kunit *test)
 {
 	atomic_t released = ATOMIC_INIT(0);
-	struct device *dev = fixture_dev_new(test, "opp-robust-cfg", &released);
+	struct device *dev = opp_test_fixture_dev_new(test, "opp-robust-cfg", &released);
 	struct opp_config cfg = { .prop_name = "slow" };
 
 	KUNIT_ASSERT_EQ(test, opp_set_config(dev, &cfg), 0);

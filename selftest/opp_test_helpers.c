@@ -97,7 +97,7 @@ static void fixture_dev_release(struct device *dev)
 	kfree(fd);
 }
 
-struct device *fixture_dev_create(atomic_t *released, const char *fmt, ...)
+struct device *opp_test_fixture_dev_create(atomic_t *released, const char *fmt, ...)
 {
 	struct fixture_dev *fd;
 	va_list args;
@@ -125,35 +125,35 @@ struct device *fixture_dev_create(atomic_t *released, const char *fmt, ...)
 	fd->released = released;
 	return &fd->dev;
 }
-EXPORT_SYMBOL_GPL(fixture_dev_create);
+EXPORT_SYMBOL_GPL(opp_test_fixture_dev_create);
 
-struct device *fixture_dev_new(struct kunit *test,
-			       const char *name,
+struct device *opp_test_fixture_dev_new(struct kunit *test,
+					const char *name,
 			       atomic_t *released)
 {
-	struct device *dev = fixture_dev_create(released, "%s", name);
+	struct device *dev = opp_test_fixture_dev_create(released, "%s", name);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, dev);
 	return dev;
 }
-EXPORT_SYMBOL_GPL(fixture_dev_new);
+EXPORT_SYMBOL_GPL(opp_test_fixture_dev_new);
 
-int fixture_pair_init_named(struct kunit *test, const char *prefix)
+int opp_test_fixture_pair_init_named(struct kunit *test, const char *prefix)
 {
 	struct fixture_pair *ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
 	char name[64];
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ctx);
 	snprintf(name, sizeof(name), "%s-a", prefix);
-	ctx->dev = fixture_dev_new(test, name, &ctx->released);
+	ctx->dev = opp_test_fixture_dev_new(test, name, &ctx->released);
 	snprintf(name, sizeof(name), "%s-b", prefix);
-	ctx->other = fixture_dev_new(test, name, &ctx->released);
+	ctx->other = opp_test_fixture_dev_new(test, name, &ctx->released);
 	test->priv = ctx;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(fixture_pair_init_named);
+EXPORT_SYMBOL_GPL(opp_test_fixture_pair_init_named);
 
-void fixture_pair_exit(struct kunit *test)
+void opp_test_fixture_pair_exit(struct kunit *test)
 {
 	struct fixture_pair *ctx = test->priv;
 
@@ -162,9 +162,9 @@ void fixture_pair_exit(struct kunit *test)
 	put_device(ctx->dev);
 	put_device(ctx->other);
 }
-EXPORT_SYMBOL_GPL(fixture_pair_exit);
+EXPORT_SYMBOL_GPL(opp_test_fixture_pair_exit);
 
-void fixture_add_cpu(struct kunit *test, struct device *dev)
+void opp_test_fixture_add_cpu(struct kunit *test, struct device *dev)
 {
 	unsigned int i;
 
@@ -172,22 +172,22 @@ void fixture_add_cpu(struct kunit *test, struct device *dev)
 		KUNIT_ASSERT_EQ(test, opp_add(dev, fixture_cpu_opps[i].freq,
 					      fixture_cpu_opps[i].u_volt), 0);
 }
-EXPORT_SYMBOL_GPL(fixture_add_cpu);
+EXPORT_SYMBOL_GPL(opp_test_fixture_add_cpu);
 
-unsigned long fixture_volt_of(unsigned long rate)
+unsigned long opp_test_fixture_volt_of(unsigned long rate)
 {
 	return 800000 + rate / 2000;
 }
-EXPORT_SYMBOL_GPL(fixture_volt_of);
+EXPORT_SYMBOL_GPL(opp_test_fixture_volt_of);
 
-void fixture_add_four(struct kunit *test, struct device *dev)
+void opp_test_fixture_add_four(struct kunit *test, struct device *dev)
 {
 	unsigned long f;
 
 	for (f = 200 * HZ_PER_MHZ; f <= 800 * HZ_PER_MHZ; f += 200 * HZ_PER_MHZ)
-		KUNIT_ASSERT_EQ(test, opp_add(dev, f, fixture_volt_of(f)), 0);
+		KUNIT_ASSERT_EQ(test, opp_add(dev, f, opp_test_fixture_volt_of(f)), 0);
 }
-EXPORT_SYMBOL_GPL(fixture_add_four);
+EXPORT_SYMBOL_GPL(opp_test_fixture_add_four);
 
 struct fixture_of {
 	struct device_node np;
@@ -195,8 +195,8 @@ struct fixture_of {
 	__be32 cells[];
 };
 
-void fixture_of_attach(struct kunit *test, struct device *dev,
-		       const u32 *cells, unsigned int n)
+void opp_test_fixture_of_attach(struct kunit *test, struct device *dev,
+				const u32 *cells, unsigned int n)
 {
 	struct fixture_of *of;
 	unsigned int i;
@@ -212,15 +212,15 @@ void fixture_of_attach(struct kunit *test, struct device *dev,
 	of->np.properties = &of->prop;
 	dev->of_node = &of->np;
 }
-EXPORT_SYMBOL_GPL(fixture_of_attach);
+EXPORT_SYMBOL_GPL(opp_test_fixture_of_attach);
 
 struct fixture_of_u32 {
 	struct property prop;
 	__be32 val;
 };
 
-void fixture_of_add_u32(struct kunit *test, struct device *dev,
-			const char *name, u32 val)
+void opp_test_fixture_of_add_u32(struct kunit *test, struct device *dev,
+				 const char *name, u32 val)
 {
 	struct fixture_of_u32 *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
 
@@ -232,10 +232,10 @@ void fixture_of_add_u32(struct kunit *test, struct device *dev,
 	p->prop.next = dev->of_node->properties;
 	dev->of_node->properties = &p->prop;
 }
-EXPORT_SYMBOL_GPL(fixture_of_add_u32);
+EXPORT_SYMBOL_GPL(opp_test_fixture_of_add_u32);
 
-struct fixture_found fixture_find(struct device *dev,
-				  enum fixture_how how,
+struct fixture_found opp_test_fixture_find(struct device *dev,
+					   enum fixture_how how,
 				  unsigned long freq)
 {
 	struct fixture_found f = { .freq = freq };
@@ -252,9 +252,9 @@ struct fixture_found fixture_find(struct device *dev,
 	rcu_read_unlock();
 	return f;
 }
-EXPORT_SYMBOL_GPL(fixture_find);
+EXPORT_SYMBOL_GPL(opp_test_fixture_find);
 
-int fixture_count(struct device *dev)
+int opp_test_fixture_count(struct device *dev)
 {
 	int count;
 
@@ -263,7 +263,7 @@ int fixture_count(struct device *dev)
 	rcu_read_unlock();
 	return count;
 }
-EXPORT_SYMBOL_GPL(fixture_count);
+EXPORT_SYMBOL_GPL(opp_test_fixture_count);
 
 /* Records each event and whether the change was visible when it came. */
 static int fixture_listen(struct notifier_block *nb,
@@ -304,7 +304,7 @@ static int fixture_listen(struct notifier_block *nb,
 }
 
 struct fixture_listener *
-fixture_listener_new(struct kunit *test, struct device *dev)
+opp_test_fixture_listener_new(struct kunit *test, struct device *dev)
 {
 	struct fixture_listener *l = kunit_kzalloc(test, sizeof(*l), GFP_KERNEL);
 
@@ -314,22 +314,22 @@ fixture_listener_new(struct kunit *test, struct device *dev)
 	l->ret = NOTIFY_OK;
 	return l;
 }
-EXPORT_SYMBOL_GPL(fixture_listener_new);
+EXPORT_SYMBOL_GPL(opp_test_fixture_listener_new);
 
-void fixture_expect_event(struct kunit *test,
-			  struct fixture_listener *l,
+void opp_test_fixture_expect_event(struct kunit *test,
+				   struct fixture_listener *l,
 			  unsigned int i, unsigned long event,
 			  unsigned long rate, bool available)
 {
 	KUNIT_ASSERT_LT(test, i, l->n);
 	KUNIT_EXPECT_EQ_MSG(test, l->event[i], event, "event %u", i);
 	KUNIT_EXPECT_EQ_MSG(test, l->info[i].rate, rate, "event %u", i);
-	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, fixture_volt_of(rate),
+	KUNIT_EXPECT_EQ_MSG(test, l->info[i].u_volt, opp_test_fixture_volt_of(rate),
 			    "event %u", i);
 	KUNIT_EXPECT_EQ_MSG(test, l->info[i].available, available, "event %u", i);
 	KUNIT_EXPECT_TRUE_MSG(test, l->visible[i], "event %u came too early", i);
 }
-EXPORT_SYMBOL_GPL(fixture_expect_event);
+EXPORT_SYMBOL_GPL(opp_test_fixture_expect_event);
 
 /*
  * Render the seq_file of @f into a buffer of @size bytes of ours, which
@@ -357,8 +357,8 @@ static int fixture_seq_render(struct file *f, size_t size)
 	return seq_has_overflowed(m) ? -EOVERFLOW : 0;
 }
 
-int fixture_debugfs_lines(const char *path,
-			  int (*fn)(char *line, void *arg),
+int opp_test_fixture_debugfs_lines(const char *path,
+				   int (*fn)(char *line, void *arg),
 			  void *arg)
 {
 	char *line, *next;
@@ -390,7 +390,7 @@ int fixture_debugfs_lines(const char *path,
 	filp_close(f, NULL);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(fixture_debugfs_lines);
+EXPORT_SYMBOL_GPL(opp_test_fixture_debugfs_lines);
 
 /* ---- One dispatcher of the calls that change a table ---- */
 
@@ -554,8 +554,8 @@ EXPORT_SYMBOL_GPL(opp_test_fault_injection_live);
 /* ---- Providers ---- */
 
 #if IS_ENABLED(CONFIG_COMMON_CLK) && IS_ENABLED(CONFIG_REGULATOR)
-void provider_record_at(struct provider *p,
-			enum provider_call what, unsigned int i,
+void opp_test_provider_record_at(struct provider *p,
+				 enum provider_call what, unsigned int i,
 			unsigned long a, unsigned long b, int err)
 {
 	if (p->n < PROVIDER_LOG)
@@ -563,12 +563,12 @@ void provider_record_at(struct provider *p,
 	p->n++;
 	p->calls++;
 }
-EXPORT_SYMBOL_GPL(provider_record_at);
+EXPORT_SYMBOL_GPL(opp_test_provider_record_at);
 
 static void provider_record(struct provider *p, enum provider_call what,
 			    unsigned long a, unsigned long b)
 {
-	provider_record_at(p, what, 0, a, b, 0);
+	opp_test_provider_record_at(p, what, 0, a, b, 0);
 }
 
 /* Under p->lock: does the rail hold what the clock needs? */
@@ -705,14 +705,14 @@ static const struct regulator_ops provider_switch_ops = {
 	.is_enabled = provider_is_enabled,
 };
 
-void provider_init(struct provider *p, unsigned long rate,
-		   int uv)
+void opp_test_provider_init(struct provider *p, unsigned long rate,
+			    int uv)
 {
 	spin_lock_init(&p->lock);
 	p->rate = rate;
 	p->uv = uv;
 }
-EXPORT_SYMBOL_GPL(provider_init);
+EXPORT_SYMBOL_GPL(opp_test_provider_init);
 
 static unsigned int provider_count(const char * const *names)
 {
@@ -723,8 +723,8 @@ static unsigned int provider_count(const char * const *names)
 	return n;
 }
 
-int provider_rail_register(struct provider *p,
-			   struct device *owner,
+int opp_test_provider_rail_register(struct provider *p,
+				    struct device *owner,
 			   const char *name, int uv_min,
 			   int uv_max,
 			   const char * const *supplies,
@@ -774,9 +774,9 @@ int provider_rail_register(struct provider *p,
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(provider_rail_register);
+EXPORT_SYMBOL_GPL(opp_test_provider_rail_register);
 
-void provider_rail_unregister(struct provider *p)
+void opp_test_provider_rail_unregister(struct provider *p)
 {
 	if (!IS_ERR_OR_NULL(p->rdev))
 		regulator_unregister(p->rdev);
@@ -784,9 +784,9 @@ void provider_rail_unregister(struct provider *p)
 	kfree(p->map);
 	p->map = NULL;
 }
-EXPORT_SYMBOL_GPL(provider_rail_unregister);
+EXPORT_SYMBOL_GPL(opp_test_provider_rail_unregister);
 
-void provider_clock_unregister(struct provider *p)
+void opp_test_provider_clock_unregister(struct provider *p)
 {
 	unsigned int i;
 
@@ -800,10 +800,10 @@ void provider_clock_unregister(struct provider *p)
 		clk_hw_unregister(&p->hw);
 	p->clk_registered = false;
 }
-EXPORT_SYMBOL_GPL(provider_clock_unregister);
+EXPORT_SYMBOL_GPL(opp_test_provider_clock_unregister);
 
-int provider_clock_register(struct provider *p,
-			    struct device *owner,
+int opp_test_provider_clock_register(struct provider *p,
+				     struct device *owner,
 			    const char *name, const char *con_id,
 			    const char * const *devs)
 {
@@ -818,29 +818,29 @@ int provider_clock_register(struct provider *p,
 	p->hw.init = &init;
 	ret = clk_hw_register(owner, &p->hw);
 	if (ret) {
-		provider_clock_unregister(p);
+		opp_test_provider_clock_unregister(p);
 		return ret;
 	}
 	p->clk_registered = true;
 	for (i = 0; i < nd; i++) {
 		p->lookups[i] = clkdev_hw_create(&p->hw, con_id, "%s", devs[i]);
 		if (!p->lookups[i]) {
-			provider_clock_unregister(p);
+			opp_test_provider_clock_unregister(p);
 			return -ENOMEM;
 		}
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(provider_clock_register);
+EXPORT_SYMBOL_GPL(opp_test_provider_clock_register);
 
-int provider_register(struct provider *p, const char *name,
-		      struct device *consumer, unsigned long rate,
+int opp_test_provider_register(struct provider *p, const char *name,
+			       struct device *consumer, unsigned long rate,
 		      int uv)
 {
 	static const char * const vdd[] = { "vdd", NULL };
 	int ret;
 
-	provider_init(p, rate, uv);
+	opp_test_provider_init(p, rate, uv);
 	/*
 	 * Without a module link: KUnit runs a module's suites before the
 	 * module has its sysfs directory to link to.
@@ -850,7 +850,7 @@ int provider_register(struct provider *p, const char *name,
 		pr_err("%s: root device: %ld\n", name, PTR_ERR(p->owner));
 		return PTR_ERR(p->owner);
 	}
-	ret = provider_clock_register(p, p->owner, name, NULL, NULL);
+	ret = opp_test_provider_clock_register(p, p->owner, name, NULL, NULL);
 	if (ret) {
 		pr_err("%s: clock: %d\n", name, ret);
 		goto put_owner;
@@ -862,8 +862,8 @@ int provider_register(struct provider *p, const char *name,
 		goto put_hw;
 	}
 	p->consumer[0] = dev_name(consumer);
-	ret = provider_rail_register(p, p->owner, name, PROVIDER_UV_MIN,
-				     PROVIDER_UV_MAX, vdd, p->consumer);
+	ret = opp_test_provider_rail_register(p, p->owner, name, PROVIDER_UV_MIN,
+					      PROVIDER_UV_MAX, vdd, p->consumer);
 	if (ret) {
 		pr_err("%s: regulator: %d\n", name, ret);
 		goto put_clk;
@@ -889,26 +889,26 @@ int provider_register(struct provider *p, const char *name,
 	return 0;
 
 put_rdev:
-	provider_rail_unregister(p);
+	opp_test_provider_rail_unregister(p);
 put_clk:
 	clk_put(p->clk);
 put_hw:
-	provider_clock_unregister(p);
+	opp_test_provider_clock_unregister(p);
 put_owner:
 	root_device_unregister(p->owner);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(provider_register);
+EXPORT_SYMBOL_GPL(opp_test_provider_register);
 
-void provider_unregister(struct provider *p)
+void opp_test_provider_unregister(struct provider *p)
 {
 	regulator_put(p->supply);
-	provider_rail_unregister(p);
+	opp_test_provider_rail_unregister(p);
 	clk_put(p->clk);
-	provider_clock_unregister(p);
+	opp_test_provider_clock_unregister(p);
 	root_device_unregister(p->owner);
 }
-EXPORT_SYMBOL_GPL(provider_unregister);
+EXPORT_SYMBOL_GPL(opp_test_provider_unregister);
 #endif
 
 /* ---- Interconnect stub ---- */
@@ -935,7 +935,7 @@ icc_stub_xlate(OPP_ICC_SPEC_CONST struct of_phandle_args *spec, void *data)
 	return i < d->num_nodes ? d->nodes[i] : ERR_PTR(-EINVAL);
 }
 
-void icc_stub_unregister(struct icc_stub *s)
+void opp_test_icc_stub_unregister(struct icc_stub *s)
 {
 	if (s->registered)
 		icc_provider_deregister(&s->provider);
@@ -948,10 +948,10 @@ void icc_stub_unregister(struct icc_stub *s)
 		platform_device_put(s->pdev);
 	memset(s, 0, sizeof(*s));
 }
-EXPORT_SYMBOL_GPL(icc_stub_unregister);
+EXPORT_SYMBOL_GPL(opp_test_icc_stub_unregister);
 
-int icc_stub_register(struct icc_stub *s, const char *path, int first_id,
-		      unsigned int n,
+int opp_test_icc_stub_register(struct icc_stub *s, const char *path, int first_id,
+			       unsigned int n,
 		      int (*set)(struct icc_node *src, struct icc_node *dst))
 {
 	struct icc_node *node;
@@ -1005,10 +1005,10 @@ int icc_stub_register(struct icc_stub *s, const char *path, int first_id,
 	return 0;
 fail:
 	pr_err("%s: interconnect stub: %d\n", path, ret);
-	icc_stub_unregister(s);
+	opp_test_icc_stub_unregister(s);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(icc_stub_register);
+EXPORT_SYMBOL_GPL(opp_test_icc_stub_register);
 
 /* ---- A genpd's device ---- */
 
@@ -1064,7 +1064,7 @@ EXPORT_SYMBOL_GPL(opp_genpd_dev_put);
 #else
 struct device *opp_genpd_dev_create(const char *name)
 {
-	return fixture_dev_create(NULL, "%s", name);
+	return opp_test_fixture_dev_create(NULL, "%s", name);
 }
 EXPORT_SYMBOL_GPL(opp_genpd_dev_create);
 
@@ -1105,7 +1105,7 @@ static int of_v2_search_ours(struct device *dev, unsigned int *key,
 
 /*
  * 6.1's core has no floor search by level: its walk down ends at once,
- * and of_v2_expect_same() does not compare it.
+ * and opp_test_of_v2_expect_same() does not compare it.
  */
 static struct dev_pm_opp *of_v2_find_level_floor(struct device *dev,
 						 unsigned int *level)
@@ -1185,7 +1185,7 @@ static void of_v2_walks(struct device *dev, of_v2_search_fn search,
 	}
 }
 
-void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
+void opp_test_of_v2_read_ours(struct device *dev, struct of_v2_table *t)
 {
 	struct opp_info info;
 	unsigned long f = 0;
@@ -1197,16 +1197,16 @@ void of_v2_read_ours(struct device *dev, struct of_v2_table *t)
 		f = t->opp[t->count++].rate + 1;
 	t->suspend_freq = opp_get_suspend_opp_freq(dev);
 	t->latency_ns = opp_get_max_clock_latency(dev);
-	t->total = fixture_count(dev);
+	t->total = opp_test_fixture_count(dev);
 	of_v2_walks(dev, of_v2_search_ours, t);
 	for (i = 0; i < t->up.n; i++)
 		if (!opp_lookup_level_exact(dev, t->up.key[i], &info))
 			t->up.exact_rate[i] = info.rate;
 }
-EXPORT_SYMBOL_GPL(of_v2_read_ours);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_read_ours);
 
-void of_v2_read_kernels_supplies(struct kunit *test,
-				 struct device *dev,
+void opp_test_of_v2_read_kernels_supplies(struct kunit *test,
+					  struct device *dev,
 				 struct of_v2_table *t,
 				 bool supplies)
 {
@@ -1257,14 +1257,14 @@ void of_v2_read_kernels_supplies(struct kunit *test,
 		dev_pm_opp_put(opp);
 	}
 }
-EXPORT_SYMBOL_GPL(of_v2_read_kernels_supplies);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_read_kernels_supplies);
 
-void of_v2_read_kernels(struct kunit *test, struct device *dev,
-			struct of_v2_table *t)
+void opp_test_of_v2_read_kernels(struct kunit *test, struct device *dev,
+				 struct of_v2_table *t)
 {
-	of_v2_read_kernels_supplies(test, dev, t, true);
+	opp_test_of_v2_read_kernels_supplies(test, dev, t, true);
 }
-EXPORT_SYMBOL_GPL(of_v2_read_kernels);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_read_kernels);
 
 static void of_v2_expect_walk(struct kunit *test, const char *way,
 			      const struct of_v2_walk *a,
@@ -1289,8 +1289,8 @@ static void of_v2_expect_walk(struct kunit *test, const char *way,
 	}
 }
 
-void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
-		       const struct of_v2_table *k)
+void opp_test_of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
+				const struct of_v2_table *k)
 {
 	int i;
 
@@ -1328,9 +1328,9 @@ void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
 				  &k->bw_down[i]);
 	}
 }
-EXPORT_SYMBOL_GPL(of_v2_expect_same);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_expect_same);
 
-bool of_v2_full(const struct of_v2_table *t)
+bool opp_test_of_v2_full(const struct of_v2_table *t)
 {
 	const struct of_v2_walk *w[] = { &t->up, &t->down };
 	int i;
@@ -1346,34 +1346,34 @@ bool of_v2_full(const struct of_v2_table *t)
 			return true;
 	return false;
 }
-EXPORT_SYMBOL_GPL(of_v2_full);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_full);
 
-struct of_v2_table *of_v2_tables(struct kunit *test)
+struct of_v2_table *opp_test_of_v2_tables(struct kunit *test)
 {
 	struct of_v2_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	return t;
 }
-EXPORT_SYMBOL_GPL(of_v2_tables);
+EXPORT_SYMBOL_GPL(opp_test_of_v2_tables);
 
-int of_multi_config_clks(struct device *dev,
-			 struct opp_table *opp_table,
+int opp_test_of_multi_config_clks(struct device *dev,
+				  struct opp_table *opp_table,
 			 struct dev_pm_opp *opp, void *data,
 			 bool scaling_down)
 {
 	return -EOPNOTSUPP;
 }
-EXPORT_SYMBOL_GPL(of_multi_config_clks);
+EXPORT_SYMBOL_GPL(opp_test_of_multi_config_clks);
 
-struct of_multi_table *of_multi_tables(struct kunit *test)
+struct of_multi_table *opp_test_of_multi_tables(struct kunit *test)
 {
 	struct of_multi_table *t = kunit_kcalloc(test, 2, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, t);
 	return t;
 }
-EXPORT_SYMBOL_GPL(of_multi_tables);
+EXPORT_SYMBOL_GPL(opp_test_of_multi_tables);
 
 /* This library's table of @dev, walked up by the first clock's rate. */
 static void of_multi_read_ours(struct kunit *test, struct device *dev,
@@ -1400,7 +1400,7 @@ static void of_multi_read_ours(struct kunit *test, struct device *dev,
 		f++;
 	}
 	rcu_read_unlock();
-	t->count = fixture_count(dev);
+	t->count = opp_test_fixture_count(dev);
 	t->suspend_freq = opp_get_suspend_opp_freq(dev);
 }
 
@@ -1481,8 +1481,8 @@ static void of_multi_expect_same(struct kunit *test,
 	}
 }
 
-void of_multi_compare(struct kunit *test,
-		      struct of_multi_table *t,
+void opp_test_of_multi_compare(struct kunit *test,
+			       struct of_multi_table *t,
 		      struct device *ours, struct device *kernels,
 		      int supplies, int clks)
 {
@@ -1493,18 +1493,18 @@ void of_multi_compare(struct kunit *test,
 	of_multi_read_kernels(test, kernels, supplies, clks, &t[1]);
 	of_multi_expect_same(test, &t[0], &t[1], supplies, clks);
 }
-EXPORT_SYMBOL_GPL(of_multi_compare);
+EXPORT_SYMBOL_GPL(opp_test_of_multi_compare);
 
-bool of_multi_full(const struct of_multi_table *t)
+bool opp_test_of_multi_full(const struct of_multi_table *t)
 {
 	return t->walked == OF_MULTI_MAX_OPPS;
 }
-EXPORT_SYMBOL_GPL(of_multi_full);
+EXPORT_SYMBOL_GPL(opp_test_of_multi_full);
 
 /* ---- Two devices on one node ---- */
 
-struct device_node *of_pair_node(struct kunit *test,
-				 const char *name)
+struct device_node *opp_test_of_pair_node(struct kunit *test,
+					  const char *name)
 {
 	struct device_node *root, *np;
 
@@ -1517,32 +1517,32 @@ struct device_node *of_pair_node(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL_MSG(test, np, "no %s/%s", OF_PAIR_ROOT, name);
 	return np;
 }
-EXPORT_SYMBOL_GPL(of_pair_node);
+EXPORT_SYMBOL_GPL(opp_test_of_pair_node);
 
-struct device_node *of_pair_attach(struct kunit *test,
-				   struct device *ours,
+struct device_node *opp_test_of_pair_attach(struct kunit *test,
+					    struct device *ours,
 				   struct device *kernels,
 				   const char *name)
 {
-	struct device_node *np = of_pair_node(test, name);
+	struct device_node *np = opp_test_of_pair_node(test, name);
 
 	ours->of_node = np;
 	kernels->of_node = np;
 	return np;
 }
-EXPORT_SYMBOL_GPL(of_pair_attach);
+EXPORT_SYMBOL_GPL(opp_test_of_pair_attach);
 
-void of_pair_remove_tables(struct device *ours,
-			   struct device *kernels)
+void opp_test_of_pair_remove_tables(struct device *ours,
+				    struct device *kernels)
 {
 	opp_remove_table(ours);
 	opp_clear_config(ours);
 	dev_pm_opp_of_remove_table(kernels);
 }
-EXPORT_SYMBOL_GPL(of_pair_remove_tables);
+EXPORT_SYMBOL_GPL(opp_test_of_pair_remove_tables);
 
-void of_pair_put(struct device *ours, struct device *kernels,
-		 struct device_node *np)
+void opp_test_of_pair_put(struct device *ours, struct device *kernels,
+			  struct device_node *np)
 {
 	ours->of_node = NULL;
 	kernels->of_node = NULL;
@@ -1550,7 +1550,7 @@ void of_pair_put(struct device *ours, struct device *kernels,
 	put_device(ours);
 	put_device(kernels);
 }
-EXPORT_SYMBOL_GPL(of_pair_put);
+EXPORT_SYMBOL_GPL(opp_test_of_pair_put);
 
 MODULE_DESCRIPTION("Helpers of the OPP library's test modules and bench");
 MODULE_LICENSE("GPL");

@@ -10,14 +10,14 @@
  * Devices: initialised but never registered with the driver core (the
  * library only needs their identity and reference count), with a release
  * hook that counts, so a test can see the last reference go. A KUnit case
- * takes fixture_dev_new(), which asserts; the torture and the bench make
- * theirs outside a case with fixture_dev_create(), which returns an error.
+ * takes opp_test_fixture_dev_new(), which asserts; the torture and the bench make
+ * theirs outside a case with opp_test_fixture_dev_create(), which returns an error.
  * A suite whose cases need two devices and nothing else takes
- * fixture_pair_init() and fixture_pair_exit() as its init and exit.
+ * fixture_pair_init() and opp_test_fixture_pair_exit() as its init and exit.
  *
- * Tables: a shuffled CPU domain (fixture_add_cpu(): the search, update
+ * Tables: a shuffled CPU domain (opp_test_fixture_add_cpu(): the search, update
  * and cpufreq suites') and four OPPs whose voltage is a function of the
- * rate (fixture_add_four()).
+ * rate (opp_test_fixture_add_four()).
  *
  * Device tree nodes: detached, carrying one operating-points property,
  * for opp_of_add_table().
@@ -97,11 +97,11 @@ int opp_kunit_apply_params(struct module *mod);
 
 /* A device named as @fmt says; drop it with put_device(). */
 __printf(2, 3)
-struct device *fixture_dev_create(atomic_t *released, const char *fmt, ...);
+struct device *opp_test_fixture_dev_create(atomic_t *released, const char *fmt, ...);
 
 /* The same in a case, which it fails if the device cannot be made. */
-struct device *fixture_dev_new(struct kunit *test, const char *name,
-			       atomic_t *released);
+struct device *opp_test_fixture_dev_new(struct kunit *test, const char *name,
+					atomic_t *released);
 
 /* A case's two devices, test->priv of a suite that takes the two below. */
 struct fixture_pair {
@@ -111,16 +111,16 @@ struct fixture_pair {
 };
 
 /* The two devices, named @prefix-a and @prefix-b. */
-int fixture_pair_init_named(struct kunit *test, const char *prefix);
+int opp_test_fixture_pair_init_named(struct kunit *test, const char *prefix);
 
 /* A suite's init: the devices named after the calling module. */
 static inline int fixture_pair_init(struct kunit *test)
 {
-	return fixture_pair_init_named(test, KBUILD_MODNAME);
+	return opp_test_fixture_pair_init_named(test, KBUILD_MODNAME);
 }
 
 /* Whatever table a case left on either device goes with the devices. */
-void fixture_pair_exit(struct kunit *test);
+void opp_test_fixture_pair_exit(struct kunit *test);
 
 struct fixture_point {
 	unsigned long freq;
@@ -140,12 +140,12 @@ static const struct fixture_point fixture_cpu_opps[] __maybe_unused = {
 };
 
 /* fixture_cpu_opps[] into @dev's table. */
-void fixture_add_cpu(struct kunit *test, struct device *dev);
+void opp_test_fixture_add_cpu(struct kunit *test, struct device *dev);
 
 /* 200, 400, 600, 800 MHz; the voltage is a function of the rate. */
-unsigned long fixture_volt_of(unsigned long rate);
+unsigned long opp_test_fixture_volt_of(unsigned long rate);
 
-void fixture_add_four(struct kunit *test, struct device *dev);
+void opp_test_fixture_add_four(struct kunit *test, struct device *dev);
 
 /*
  * Give @dev a detached node whose operating-points property holds the
@@ -153,12 +153,12 @@ void fixture_add_four(struct kunit *test, struct device *dev);
  * property). The node lives as long as the case; the case sets
  * dev->of_node back to NULL before the device goes.
  */
-void fixture_of_attach(struct kunit *test, struct device *dev,
-		       const u32 *cells, unsigned int n);
+void opp_test_fixture_of_attach(struct kunit *test, struct device *dev,
+				const u32 *cells, unsigned int n);
 
-/* Give @dev's node (from fixture_of_attach()) a one-cell property. */
-void fixture_of_add_u32(struct kunit *test, struct device *dev,
-			const char *name, u32 val);
+/* Give @dev's node (from opp_test_fixture_of_attach()) a one-cell property. */
+void opp_test_fixture_of_add_u32(struct kunit *test, struct device *dev,
+				 const char *name, u32 val);
 
 enum fixture_how {
 	FIXTURE_CEIL,
@@ -175,11 +175,11 @@ struct fixture_found {
 };
 
 /* A search of @dev's table, its outcome copied out of the RCU section. */
-struct fixture_found fixture_find(struct device *dev, enum fixture_how how,
-				  unsigned long freq);
+struct fixture_found opp_test_fixture_find(struct device *dev, enum fixture_how how,
+					   unsigned long freq);
 
 /* opp_get_opp_count() under rcu_read_lock(). */
-int fixture_count(struct device *dev);
+int opp_test_fixture_count(struct device *dev);
 
 #define FIXTURE_MAX_EVENTS 16
 
@@ -199,12 +199,12 @@ struct fixture_listener {
 };
 
 /* A listener of @dev's table, to register; it records each event. */
-struct fixture_listener *fixture_listener_new(struct kunit *test,
-					      struct device *dev);
+struct fixture_listener *opp_test_fixture_listener_new(struct kunit *test,
+						       struct device *dev);
 
-/* Event @i of @l: its kind, its OPP (of fixture_add_four()'s voltages). */
-void fixture_expect_event(struct kunit *test, struct fixture_listener *l,
-			  unsigned int i, unsigned long event,
+/* Event @i of @l: its kind, its OPP (of opp_test_fixture_add_four()'s voltages). */
+void opp_test_fixture_expect_event(struct kunit *test, struct fixture_listener *l,
+				   unsigned int i, unsigned long event,
 			  unsigned long rate, bool available);
 
 /*
@@ -214,8 +214,8 @@ void fixture_expect_event(struct kunit *test, struct fixture_listener *l,
  * opens it and rendered through its own seq_file operations, into a
  * buffer grown until the text fits. Returns 0, @fn's value, or -errno.
  */
-int fixture_debugfs_lines(const char *path, int (*fn)(char *line, void *arg),
-			  void *arg);
+int opp_test_fixture_debugfs_lines(const char *path, int (*fn)(char *line, void *arg),
+				   void *arg);
 
 /* ---- One dispatcher of the calls that change a table ---- */
 
@@ -307,7 +307,7 @@ bool opp_test_fault_injection_live(void);
  * Devices get them by name, as a board file's devices get theirs: the
  * regulator through the regulator core's consumer map (each supply name
  * for each device named), the clock through clkdev (a connection id, or
- * any, for each device named). provider_register() is the one-device
+ * any, for each device named). opp_test_provider_register() is the one-device
  * form, which also gets both handles for the device.
  *
  * Each call also checks the invariant opp_set_rate() must keep: the
@@ -350,8 +350,8 @@ struct provider {
 	struct regulator_init_data init;
 	struct regulator_consumer_supply *map;	/* supply name x device */
 	struct regulator_dev *rdev;
-	struct device *owner;	/* provider_register()'s: their parent */
-	struct clk *clk;	/* provider_register()'s consumer's handles */
+	struct device *owner;	/* opp_test_provider_register()'s: their parent */
+	struct clk *clk;	/* opp_test_provider_register()'s consumer's handles */
 	struct regulator *supply;
 	const char *consumer[2];	/* and its name, NULL-terminated */
 	unsigned long rate_min;	/* the clock rounds into it; 0, 0: any rate */
@@ -375,12 +375,12 @@ struct provider {
 };
 
 /* Under p->lock: one call into @p's log (path @i, the provider's @err). */
-void provider_record_at(struct provider *p, enum provider_call what,
-			unsigned int i, unsigned long a, unsigned long b,
+void opp_test_provider_record_at(struct provider *p, enum provider_call what,
+				 unsigned int i, unsigned long a, unsigned long b,
 			int err);
 
 /* Before anything is registered: the clock's rate and the rail's voltage. */
-void provider_init(struct provider *p, unsigned long rate, int uv);
+void opp_test_provider_init(struct provider *p, unsigned long rate, int uv);
 
 /*
  * Register @p's regulator as @name under @owner, any voltage of [@uv_min,
@@ -388,13 +388,13 @@ void provider_init(struct provider *p, unsigned long rate, int uv);
  * in @devs (both NULL-terminated; the strings must outlive the regulator:
  * its core keeps the supply names, not copies).
  */
-int provider_rail_register(struct provider *p, struct device *owner,
-			   const char *name, int uv_min, int uv_max,
+int opp_test_provider_rail_register(struct provider *p, struct device *owner,
+				    const char *name, int uv_min, int uv_max,
 			   const char * const *supplies,
 			   const char * const *devs);
 
-/* Undo provider_rail_register(), if it was done. */
-void provider_rail_unregister(struct provider *p);
+/* Undo opp_test_provider_rail_register(), if it was done. */
+void opp_test_provider_rail_unregister(struct provider *p);
 
 /*
  * Register @p's clock as @name under @owner, got by each device named in
@@ -402,22 +402,22 @@ void provider_rail_unregister(struct provider *p);
  * @con_id, or under any id with @con_id NULL (clkdev then matches on the
  * device alone).
  */
-int provider_clock_register(struct provider *p, struct device *owner,
-			    const char *name, const char *con_id,
+int opp_test_provider_clock_register(struct provider *p, struct device *owner,
+				     const char *name, const char *con_id,
 			    const char * const *devs);
 
-/* Undo provider_clock_register(), if it was done. */
-void provider_clock_unregister(struct provider *p);
+/* Undo opp_test_provider_clock_register(), if it was done. */
+void opp_test_provider_clock_unregister(struct provider *p);
 
 /*
  * Register a clock at @rate and a regulator at @uv named after @consumer,
  * the regulator as its supply "vdd", and get both for @consumer. Undo
- * with provider_unregister().
+ * with opp_test_provider_unregister().
  */
-int provider_register(struct provider *p, const char *name,
-		      struct device *consumer, unsigned long rate, int uv);
+int opp_test_provider_register(struct provider *p, const char *name,
+			       struct device *consumer, unsigned long rate, int uv);
 
-void provider_unregister(struct provider *p);
+void opp_test_provider_unregister(struct provider *p);
 
 /* ---- An interconnect provider that only answers lookups ---- */
 
@@ -446,11 +446,11 @@ struct icc_stub {
  * @set sees each request (NULL: one that ignores them). Without the
  * framework, nothing (the kernel's parser asks for no path).
  */
-int icc_stub_register(struct icc_stub *s, const char *path, int first_id,
-		      unsigned int n,
+int opp_test_icc_stub_register(struct icc_stub *s, const char *path, int first_id,
+			       unsigned int n,
 		      int (*set)(struct icc_node *src, struct icc_node *dst));
 
-void icc_stub_unregister(struct icc_stub *s);
+void opp_test_icc_stub_unregister(struct icc_stub *s);
 
 /* ---- A device for the kernel's OPP core to read a domain's table on ---- */
 
@@ -477,7 +477,7 @@ void opp_genpd_dev_put(struct device *dev);
  * opp_of_v2 suite's, shared with opp_of_corpus (which reads every table
  * of the kernel tree's boards the same way). The sizes are the largest
  * any suite needs, the corpus's: the OPPs a walk reads at most (a caller
- * whose tables may have more checks of_v2_full()), and the paths the
+ * whose tables may have more checks opp_test_of_v2_full()), and the paths the
  * bandwidth walks try (the tables' paths and one more).
  */
 #define OF_V2_MAX_OPPS	128
@@ -514,7 +514,7 @@ struct of_v2_table {
 };
 
 /* This library's table of @dev, walked upwards with the copy-out lookups. */
-void of_v2_read_ours(struct device *dev, struct of_v2_table *t);
+void opp_test_of_v2_read_ours(struct device *dev, struct of_v2_table *t);
 
 /*
  * The kernel's OPP core's table of @dev, in the same form; its supply
@@ -523,21 +523,21 @@ void of_v2_read_ours(struct device *dev, struct of_v2_table *t);
  * dev_pm_opp_get_supplies() would copy that many entries. Without, min
  * and max read 0 and the current is not asked.
  */
-void of_v2_read_kernels_supplies(struct kunit *test, struct device *dev,
-				 struct of_v2_table *t, bool supplies);
+void opp_test_of_v2_read_kernels_supplies(struct kunit *test, struct device *dev,
+					  struct of_v2_table *t, bool supplies);
 
 /* The same, with the supply values. */
-void of_v2_read_kernels(struct kunit *test, struct device *dev,
-			struct of_v2_table *t);
+void opp_test_of_v2_read_kernels(struct kunit *test, struct device *dev,
+				 struct of_v2_table *t);
 
-void of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
-		       const struct of_v2_table *k);
+void opp_test_of_v2_expect_same(struct kunit *test, const struct of_v2_table *a,
+				const struct of_v2_table *k);
 
 /* Whether a walk of @t stopped at OF_V2_MAX_OPPS: it may have more. */
-bool of_v2_full(const struct of_v2_table *t);
+bool opp_test_of_v2_full(const struct of_v2_table *t);
 
 /* Ours and the kernel's, on the heap: two tables overflow a stack frame. */
-struct of_v2_table *of_v2_tables(struct kunit *test);
+struct of_v2_table *opp_test_of_v2_tables(struct kunit *test);
 
 /*
  * A table read by every clock's rate and every supply's values, for the
@@ -567,26 +567,26 @@ struct of_multi_table {
  * them (config_clks_t); the comparisons never set a rate, and would be
  * told so if one did.
  */
-int of_multi_config_clks(struct device *dev, struct opp_table *opp_table,
-			 struct dev_pm_opp *opp, void *data,
+int opp_test_of_multi_config_clks(struct device *dev, struct opp_table *opp_table,
+				  struct dev_pm_opp *opp, void *data,
 			 bool scaling_down);
 
-/* Ours and the kernel's, on the heap, for of_multi_compare(). */
-struct of_multi_table *of_multi_tables(struct kunit *test);
+/* Ours and the kernel's, on the heap, for opp_test_of_multi_compare(). */
+struct of_multi_table *opp_test_of_multi_tables(struct kunit *test);
 
 /*
  * Read @ours's table with this library and @kernels's with the kernel's
- * core into @t (of_multi_tables(): this library's, then the kernel's),
+ * core into @t (opp_test_of_multi_tables(): this library's, then the kernel's),
  * and compare them, @supplies supplies and @clks clocks as a driver names
  * them: none (0, or a count's error) is the one of each a table without
  * names has, compared all the same.
  */
-void of_multi_compare(struct kunit *test, struct of_multi_table *t,
-		      struct device *ours, struct device *kernels,
+void opp_test_of_multi_compare(struct kunit *test, struct of_multi_table *t,
+			       struct device *ours, struct device *kernels,
 		      int supplies, int clks);
 
 /* Whether the walk of @t stopped at OF_MULTI_MAX_OPPS: it may have more. */
-bool of_multi_full(const struct of_multi_table *t);
+bool opp_test_of_multi_full(const struct of_multi_table *t);
 
 /* ---- Two devices on one node of selftest/opp_of_v2.dtso ---- */
 
@@ -598,34 +598,34 @@ bool of_multi_full(const struct of_multi_table *t);
  * tree before boot; a case takes its node by name from under /opp-of-v2.
  *
  * The suite's init makes both devices and its exit takes the tables and
- * then the pair: of_pair_remove_tables(), what else the suite set up,
- * of_pair_put(). of_pair_node() alone serves any suite that takes a node
+ * then the pair: opp_test_of_pair_remove_tables(), what else the suite set up,
+ * opp_test_of_pair_put(). opp_test_of_pair_node() alone serves any suite that takes a node
  * of the overlay (opp_sharing's devices each have their own).
  */
 #define OF_PAIR_ROOT	"/opp-of-v2"
 
 /* The node /opp-of-v2/@name, with a reference the caller puts. */
-struct device_node *of_pair_node(struct kunit *test, const char *name);
+struct device_node *opp_test_of_pair_node(struct kunit *test, const char *name);
 
 /*
  * Give both devices the node @name. The caller keeps its reference for
- * of_pair_put(): the devices do not hold one of their own.
+ * opp_test_of_pair_put(): the devices do not hold one of their own.
  */
-struct device_node *of_pair_attach(struct kunit *test, struct device *ours,
-				   struct device *kernels, const char *name);
+struct device_node *opp_test_of_pair_attach(struct kunit *test, struct device *ours,
+					    struct device *kernels, const char *name);
 
 /*
  * Whatever tables a case left, and this library's configuration (none
  * set: nothing to clear). A configuration of the kernel's core stays for
  * the caller to clear after this: the core needs it until its table goes.
  */
-void of_pair_remove_tables(struct device *ours, struct device *kernels);
+void opp_test_of_pair_remove_tables(struct device *ours, struct device *kernels);
 
 /*
  * The node's reference, then the devices: neither may point at the node
  * once it is put, whoever still holds a device then.
  */
-void of_pair_put(struct device *ours, struct device *kernels,
-		 struct device_node *np);
+void opp_test_of_pair_put(struct device *ours, struct device *kernels,
+			  struct device_node *np);
 
 #endif /* _OPP_TEST_HELPERS_H */

@@ -1222,7 +1222,7 @@ static int torture_make_devs(void)
 	unsigned int d;
 
 	for (d = 0; d < TORTURE_NDEVS; d++) {
-		tt.devs[d] = fixture_dev_create(&tt.released, "opp-torture-%u", d);
+		tt.devs[d] = opp_test_fixture_dev_create(&tt.released, "opp-torture-%u", d);
 		if (IS_ERR(tt.devs[d])) {
 			int ret = PTR_ERR(tt.devs[d]);
 

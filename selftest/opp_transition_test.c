@@ -50,7 +50,7 @@ static void trans_record(enum provider_call what, unsigned int i,
 	if (!p)
 		return;
 	spin_lock_irqsave(&p->lock, flags);
-	provider_record_at(p, what, i, a, b, err);
+	opp_test_provider_record_at(p, what, i, a, b, err);
 	spin_unlock_irqrestore(&p->lock, flags);
 }
 
@@ -151,14 +151,14 @@ static int trans_icc_set(struct icc_node *src, struct icc_node *dst)
 
 static int trans_icc_register(void)
 {
-	return icc_stub_register(&trans_icc.stub,
+	return opp_test_icc_stub_register(&trans_icc.stub,
 				 TRANS_ROOT "trans-interconnect", TRANS_ICC_ID,
 				 TRANS_ICC_NODES, trans_icc_set);
 }
 
 static void trans_icc_unregister(void)
 {
-	icc_stub_unregister(&trans_icc.stub);
+	opp_test_icc_stub_unregister(&trans_icc.stub);
 	trans_icc.fail = 0;
 }
 
@@ -231,8 +231,8 @@ static void trans_setup(struct kunit *test, const char *node,
 	ctx->attached = !!ctx->dev->pm_domain;
 
 	ctx->prov.switchable = true;
-	KUNIT_ASSERT_EQ(test, provider_register(&ctx->prov, "opp-trans",
-						ctx->dev, rate, uv), 0);
+	KUNIT_ASSERT_EQ(test, opp_test_provider_register(&ctx->prov, "opp-trans",
+							 ctx->dev, rate, uv), 0);
 	ctx->registered = true;
 	ctx->prov.need_uv = trans_need_uv;
 	WRITE_ONCE(trans_log, &ctx->prov);
@@ -278,7 +278,7 @@ static void trans_exit(struct kunit *test)
 	}
 	WRITE_ONCE(trans_log, NULL);
 	if (ctx->registered)
-		provider_unregister(&ctx->prov);
+		opp_test_provider_unregister(&ctx->prov);
 	if (ctx->attached)
 		dev_pm_domain_detach(ctx->dev, true);
 	if (ctx->pdev)
@@ -425,7 +425,7 @@ static void opp_genpd_dropped(struct kunit *test)
 static void opp_genpd_errors(struct kunit *test)
 {
 	struct trans_ctx *ctx = test->priv;
-	struct device *bare = fixture_dev_new(test, "opp-trans-bare", NULL);
+	struct device *bare = opp_test_fixture_dev_new(test, "opp-trans-bare", NULL);
 
 	KUNIT_EXPECT_EQ(test, opp_set_level(NULL, 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, opp_set_level(ERR_PTR(-EIO), 1), -EINVAL);
