@@ -319,14 +319,14 @@ static int prov_register_regulator(struct prov_cluster *c)
 	static const char * const cpu[] = { "cpu", NULL };
 
 	return opp_test_provider_rail_register(&c->p, prov_dev, c->vdd_name, PROV_UV_MIN,
-				      PROV_UV_MAX, cpu, c->cpus);
+					       PROV_UV_MAX, cpu, c->cpus);
 }
 
 /* The clock, found by each of the cluster's CPUs under any name. */
 static int prov_register_clock(struct prov_cluster *c)
 {
 	return opp_test_provider_clock_register(&c->p, prov_dev, c->clk_name, NULL,
-				       c->cpus);
+						c->cpus);
 }
 
 static void prov_unregister(void)

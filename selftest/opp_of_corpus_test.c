@@ -876,12 +876,12 @@ static int corpus_named_register(void)
 	if (n) {
 		ret = opp_test_provider_rail_register(&corpus_provider, corpus_owner,
 						      "opp-corpus-rail", 0, 5000000,
-					     corpus_supplies, corpus_devs);
+						      corpus_supplies, corpus_devs);
 		if (ret)
 			return ret;
 	}
 	return opp_test_provider_clock_register(&corpus_provider, corpus_owner,
-				       "opp-corpus-clock", NULL, corpus_devs);
+						"opp-corpus-clock", NULL, corpus_devs);
 }
 
 static int corpus_suite_init(struct kunit_suite *suite)

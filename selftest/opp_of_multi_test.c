@@ -86,14 +86,14 @@ static int multi_suite_init(struct kunit_suite *suite)
 				       MULTI_UV_MIN);
 		ret = opp_test_provider_rail_register(&multi_providers[i], multi_owner,
 						      multi_facts[i].supply[0],
-					     MULTI_UV_MIN, multi_facts[i].uv_max,
-					     multi_facts[i].supply, multi_devs);
+						      MULTI_UV_MIN, multi_facts[i].uv_max,
+						      multi_facts[i].supply, multi_devs);
 		if (!ret)
 			ret = opp_test_provider_clock_register(&multi_providers[i],
 							       multi_owner,
-						      multi_facts[i].clock,
-						      multi_clk_names[i],
-						      multi_devs);
+							       multi_facts[i].clock,
+							       multi_clk_names[i],
+							       multi_devs);
 		if (ret) {
 			pr_err("opp_of_multi: provider %d: %d\n", i, ret);
 			multi_suite_exit(suite);

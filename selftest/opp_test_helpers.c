@@ -129,7 +129,7 @@ EXPORT_SYMBOL_GPL(opp_test_fixture_dev_create);
 
 struct device *opp_test_fixture_dev_new(struct kunit *test,
 					const char *name,
-			       atomic_t *released)
+					atomic_t *released)
 {
 	struct device *dev = opp_test_fixture_dev_create(released, "%s", name);
 
@@ -236,7 +236,7 @@ EXPORT_SYMBOL_GPL(opp_test_fixture_of_add_u32);
 
 struct fixture_found opp_test_fixture_find(struct device *dev,
 					   enum fixture_how how,
-				  unsigned long freq)
+					   unsigned long freq)
 {
 	struct fixture_found f = { .freq = freq };
 
@@ -318,8 +318,8 @@ EXPORT_SYMBOL_GPL(opp_test_fixture_listener_new);
 
 void opp_test_fixture_expect_event(struct kunit *test,
 				   struct fixture_listener *l,
-			  unsigned int i, unsigned long event,
-			  unsigned long rate, bool available)
+				   unsigned int i, unsigned long event,
+				   unsigned long rate, bool available)
 {
 	KUNIT_ASSERT_LT(test, i, l->n);
 	KUNIT_EXPECT_EQ_MSG(test, l->event[i], event, "event %u", i);
@@ -359,7 +359,7 @@ static int fixture_seq_render(struct file *f, size_t size)
 
 int opp_test_fixture_debugfs_lines(const char *path,
 				   int (*fn)(char *line, void *arg),
-			  void *arg)
+				   void *arg)
 {
 	char *line, *next;
 	struct seq_file *m;
@@ -556,7 +556,7 @@ EXPORT_SYMBOL_GPL(opp_test_fault_injection_live);
 #if IS_ENABLED(CONFIG_COMMON_CLK) && IS_ENABLED(CONFIG_REGULATOR)
 void opp_test_provider_record_at(struct provider *p,
 				 enum provider_call what, unsigned int i,
-			unsigned long a, unsigned long b, int err)
+				 unsigned long a, unsigned long b, int err)
 {
 	if (p->n < PROVIDER_LOG)
 		p->log[p->n] = (struct provider_entry){ what, a, b, i, err };
@@ -725,10 +725,10 @@ static unsigned int provider_count(const char * const *names)
 
 int opp_test_provider_rail_register(struct provider *p,
 				    struct device *owner,
-			   const char *name, int uv_min,
-			   int uv_max,
-			   const char * const *supplies,
-			   const char * const *devs)
+				    const char *name, int uv_min,
+				    int uv_max,
+				    const char * const *supplies,
+				    const char * const *devs)
 {
 	unsigned int ns = provider_count(supplies), nd = provider_count(devs);
 	struct regulator_config rcfg = {
@@ -804,8 +804,8 @@ EXPORT_SYMBOL_GPL(opp_test_provider_clock_unregister);
 
 int opp_test_provider_clock_register(struct provider *p,
 				     struct device *owner,
-			    const char *name, const char *con_id,
-			    const char * const *devs)
+				     const char *name, const char *con_id,
+				     const char * const *devs)
 {
 	struct clk_init_data init = { .name = name, .ops = &provider_clk_ops };
 	unsigned int nd = devs ? provider_count(devs) : 0, i;
@@ -835,7 +835,7 @@ EXPORT_SYMBOL_GPL(opp_test_provider_clock_register);
 
 int opp_test_provider_register(struct provider *p, const char *name,
 			       struct device *consumer, unsigned long rate,
-		      int uv)
+			       int uv)
 {
 	static const char * const vdd[] = { "vdd", NULL };
 	int ret;
@@ -952,7 +952,7 @@ EXPORT_SYMBOL_GPL(opp_test_icc_stub_unregister);
 
 int opp_test_icc_stub_register(struct icc_stub *s, const char *path, int first_id,
 			       unsigned int n,
-		      int (*set)(struct icc_node *src, struct icc_node *dst))
+			       int (*set)(struct icc_node *src, struct icc_node *dst))
 {
 	struct icc_node *node;
 	unsigned int i;
@@ -1207,8 +1207,8 @@ EXPORT_SYMBOL_GPL(opp_test_of_v2_read_ours);
 
 void opp_test_of_v2_read_kernels_supplies(struct kunit *test,
 					  struct device *dev,
-				 struct of_v2_table *t,
-				 bool supplies)
+					  struct of_v2_table *t,
+					  bool supplies)
 {
 	struct dev_pm_opp_supply supply;
 	struct dev_pm_opp *opp;
@@ -1359,8 +1359,8 @@ EXPORT_SYMBOL_GPL(opp_test_of_v2_tables);
 
 int opp_test_of_multi_config_clks(struct device *dev,
 				  struct opp_table *opp_table,
-			 struct dev_pm_opp *opp, void *data,
-			 bool scaling_down)
+				  struct dev_pm_opp *opp, void *data,
+				  bool scaling_down)
 {
 	return -EOPNOTSUPP;
 }
@@ -1483,8 +1483,8 @@ static void of_multi_expect_same(struct kunit *test,
 
 void opp_test_of_multi_compare(struct kunit *test,
 			       struct of_multi_table *t,
-		      struct device *ours, struct device *kernels,
-		      int supplies, int clks)
+			       struct device *ours, struct device *kernels,
+			       int supplies, int clks)
 {
 	supplies = max(supplies, 1);
 	clks = max(clks, 1);
@@ -1521,8 +1521,8 @@ EXPORT_SYMBOL_GPL(opp_test_of_pair_node);
 
 struct device_node *opp_test_of_pair_attach(struct kunit *test,
 					    struct device *ours,
-				   struct device *kernels,
-				   const char *name)
+					    struct device *kernels,
+					    const char *name)
 {
 	struct device_node *np = opp_test_of_pair_node(test, name);
 

@@ -205,7 +205,7 @@ struct fixture_listener *opp_test_fixture_listener_new(struct kunit *test,
 /* Event @i of @l: its kind, its OPP (of opp_test_fixture_add_four()'s voltages). */
 void opp_test_fixture_expect_event(struct kunit *test, struct fixture_listener *l,
 				   unsigned int i, unsigned long event,
-			  unsigned long rate, bool available);
+				   unsigned long rate, bool available);
 
 /*
  * Each line of the debugfs file @path to @fn, with @arg, until @fn returns
@@ -377,7 +377,7 @@ struct provider {
 /* Under p->lock: one call into @p's log (path @i, the provider's @err). */
 void opp_test_provider_record_at(struct provider *p, enum provider_call what,
 				 unsigned int i, unsigned long a, unsigned long b,
-			int err);
+				 int err);
 
 /* Before anything is registered: the clock's rate and the rail's voltage. */
 void opp_test_provider_init(struct provider *p, unsigned long rate, int uv);
@@ -390,8 +390,8 @@ void opp_test_provider_init(struct provider *p, unsigned long rate, int uv);
  */
 int opp_test_provider_rail_register(struct provider *p, struct device *owner,
 				    const char *name, int uv_min, int uv_max,
-			   const char * const *supplies,
-			   const char * const *devs);
+				    const char * const *supplies,
+				    const char * const *devs);
 
 /* Undo opp_test_provider_rail_register(), if it was done. */
 void opp_test_provider_rail_unregister(struct provider *p);
@@ -404,7 +404,7 @@ void opp_test_provider_rail_unregister(struct provider *p);
  */
 int opp_test_provider_clock_register(struct provider *p, struct device *owner,
 				     const char *name, const char *con_id,
-			    const char * const *devs);
+				     const char * const *devs);
 
 /* Undo opp_test_provider_clock_register(), if it was done. */
 void opp_test_provider_clock_unregister(struct provider *p);
@@ -448,7 +448,7 @@ struct icc_stub {
  */
 int opp_test_icc_stub_register(struct icc_stub *s, const char *path, int first_id,
 			       unsigned int n,
-		      int (*set)(struct icc_node *src, struct icc_node *dst));
+			       int (*set)(struct icc_node *src, struct icc_node *dst));
 
 void opp_test_icc_stub_unregister(struct icc_stub *s);
 
@@ -569,7 +569,7 @@ struct of_multi_table {
  */
 int opp_test_of_multi_config_clks(struct device *dev, struct opp_table *opp_table,
 				  struct dev_pm_opp *opp, void *data,
-			 bool scaling_down);
+				  bool scaling_down);
 
 /* Ours and the kernel's, on the heap, for opp_test_of_multi_compare(). */
 struct of_multi_table *opp_test_of_multi_tables(struct kunit *test);
@@ -583,7 +583,7 @@ struct of_multi_table *opp_test_of_multi_tables(struct kunit *test);
  */
 void opp_test_of_multi_compare(struct kunit *test, struct of_multi_table *t,
 			       struct device *ours, struct device *kernels,
-		      int supplies, int clks);
+			       int supplies, int clks);
 
 /* Whether the walk of @t stopped at OF_MULTI_MAX_OPPS: it may have more. */
 bool opp_test_of_multi_full(const struct of_multi_table *t);

@@ -152,8 +152,8 @@ static int trans_icc_set(struct icc_node *src, struct icc_node *dst)
 static int trans_icc_register(void)
 {
 	return opp_test_icc_stub_register(&trans_icc.stub,
-				 TRANS_ROOT "trans-interconnect", TRANS_ICC_ID,
-				 TRANS_ICC_NODES, trans_icc_set);
+					  TRANS_ROOT "trans-interconnect", TRANS_ICC_ID,
+					  TRANS_ICC_NODES, trans_icc_set);
 }
 
 static void trans_icc_unregister(void)
